@@ -1,0 +1,81 @@
+"""The phrase bank of `bank.toml`: terms, ball and spot names, and announcement templates."""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+CHANNELS = ("pa", "headset")
+PLACEHOLDERS = {"player", "points", "scores", "spots", "spoken", "written"}
+
+
+@dataclass(frozen=True)
+class Term:
+    """A term of the regulation: the written form, the Greek pronunciation, the meaning."""
+
+    written: str
+    spoken: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Template:
+    """How one announcement (or one variant of it) is voiced and shown."""
+
+    channel: str
+    text: str
+    display: str
+
+
+@dataclass(frozen=True)
+class Bank:
+    """All the bank's data, checked when loaded."""
+
+    terms: dict[str, Term]
+    balls: dict[str, str]
+    spots: dict[str, str]
+    templates: dict[str, Template]
+
+    def template(self, code: str, variant: str | None) -> Template:
+        """The template for `code.variant`, else for `code`; KeyError names what is missing."""
+        for key in (f"{code}.{variant}", code) if variant else (code,):
+            if key in self.templates:
+                return self.templates[key]
+        raise KeyError(f"the phrase bank has no entry for {code}.{variant}")
+
+
+def _template(key: str, data: dict, terms: dict[str, Term]) -> Template:
+    if data.get("channel") not in CHANNELS:
+        raise ValueError(f"bank entry {key!r}: channel must be one of {CHANNELS}")
+    term = terms.get(data["term"]) if "term" in data else None
+    if "term" in data and term is None:
+        raise ValueError(f"bank entry {key!r} names an unknown term {data['term']!r}")
+    text = data.get("text", "{spoken}" if term else None)
+    display = data.get("display", "{written}" if term else None)
+    if text is None or display is None:
+        raise ValueError(f"bank entry {key!r} needs text and display, or a term")
+    for form in (text, display):
+        names = {name for _, name, _, _ in string.Formatter().parse(form) if name}
+        if names - PLACEHOLDERS:
+            raise ValueError(f"bank entry {key!r} uses unknown placeholders {names - PLACEHOLDERS}")
+    if term:
+        text = text.replace("{spoken}", term.spoken).replace("{written}", term.written)
+        display = display.replace("{spoken}", term.spoken).replace("{written}", term.written)
+    return Template(data["channel"], text, display)
+
+
+def parse_bank(source: str) -> Bank:
+    """A bank from TOML text; ValueError naming the faulty entry."""
+    data = tomllib.loads(source)
+    terms = {code: Term(**fields) for code, fields in data["terms"].items()}
+    templates = {key: _template(key, entry, terms) for key, entry in data["announcements"].items()}
+    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates)
+
+
+@cache
+def bank() -> Bank:
+    """The bank shipped in the package's `bank.toml`."""
+    return parse_bank(files("phrases").joinpath("bank.toml").read_text(encoding="utf-8"))

@@ -1,0 +1,51 @@
+"""Announcement → `Utterance`: the Greek text the TTS speaks and the written form for screens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from phrases.bank import Bank, bank
+from rules.announcement import Announcement
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One announcement ready to voice: where, what to say, what to show."""
+
+    code: str
+    channel: str  # "pa" (the hall) or "headset" (the referee only)
+    text: str
+    display: str
+    player: str | None
+    points: int | None
+
+
+def spoken_number(number: int) -> str:
+    """A number as espeak-ng's Greek voice reads it right: digits."""
+    return str(number)
+
+
+def render(announcement: Announcement, phrases: Bank | None = None) -> Utterance:
+    """The utterance for `announcement`, from the shipped bank unless another is given."""
+    phrases = phrases or bank()
+    template = phrases.template(announcement.code, announcement.variant)
+    spots = ", ".join(
+        f"{phrases.balls[ball]} {phrases.spots[spot]}" for ball, spot in announcement.spots
+    )
+
+    def fill(form: str, number: Callable[[int], str]) -> str:
+        scores = ", ".join(f"{name} {number(points)}" for name, points in announcement.scores)
+        points = "" if announcement.points is None else number(announcement.points)
+        return form.format(
+            player=announcement.player or "", points=points, scores=scores, spots=spots
+        )
+
+    return Utterance(
+        code=announcement.code,
+        channel=template.channel,
+        text=fill(template.text, spoken_number),
+        display=fill(template.display, str),
+        player=announcement.player,
+        points=announcement.points,
+    )

@@ -1,0 +1,93 @@
+"""The referee's commands: what the grammar produces and what the match record stores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    """Every kind of command the rules core understands."""
+
+    POINT = "point"  # a carom; the balls stay where they are with respect to the zone
+    POINT_OUT = "point_out"  # a carom that took an object ball out of every zone
+    POINT_OUT_ANCHOR = "point_out_anchor"  # cadre: out of the anchor, still in the frame
+    POINT_ENTREES = "point_entrees"  # a carom after which the object balls are freshly in a zone
+    POINT_ENTREES_ANCHOR = "point_entrees_anchor"  # cadre: … freshly in an anchor (and frame)
+    MISS = "miss"
+    FOUL = "foul"
+    ENTREES = "entrees"  # the object balls entered a zone (triangle or frame)
+    ENTREES_ANCHOR = "entrees_anchor"  # cadre: the object balls entered an anchor
+    OUT = "out"  # the object balls are no longer in any zone
+    A_CHEVAL = "a_cheval"
+    LIBRES = "libres"
+    TOUCHENT = "touchent"
+    RESPOT = "respot"  # the player asks for the re-spot after TOUCHENT
+    FAULT_SIX = "fault_six"
+    BALL_OFF = "ball_off"  # one or more balls left the table
+    BREAK = "break"
+    BREAK_END = "break_end"
+    TICK = "tick"  # time passed during a break (fed by the live clock, never spoken)
+    UNDO = "undo"
+    SCORE = "score"  # repeat the score
+    STARTS = "starts"  # who breaks (at the start of an extension)
+
+
+BALLS = ("white", "yellow", "red")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One accepted referee command; only the fields its kind needs are set."""
+
+    kind: Kind
+    player: str | None = None  # STARTS, BREAK: the surname named
+    balls: tuple[str, ...] = ()  # BALL_OFF: colours that left the table
+    covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
+    seconds: float | None = None  # TICK: seconds elapsed since the break started
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form holding only the fields that are set."""
+        data: dict[str, Any] = {"kind": self.kind.value}
+        if self.player is not None:
+            data["player"] = self.player
+        if self.balls:
+            data["balls"] = list(self.balls)
+        if self.covered:
+            data["covered"] = [list(pair) for pair in self.covered]
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Command:
+        """Rebuild a command from `to_dict`'s form; raises ValueError on a malformed one."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a command must be an object, not {type(data).__name__}")
+        unknown = set(data) - {"kind", "player", "balls", "covered", "seconds"}
+        if unknown:
+            raise ValueError(f"unknown command fields: {sorted(unknown)}")
+        try:
+            kind = Kind(data["kind"])
+        except (KeyError, ValueError) as error:
+            raise ValueError(f"unknown command kind: {data.get('kind')!r}") from error
+        player = data.get("player")
+        if player is not None and not isinstance(player, str):
+            raise ValueError("command field 'player' must be a string")
+        balls = tuple(data.get("balls", ()))
+        if any(ball not in BALLS for ball in balls):
+            raise ValueError(f"unknown ball in {balls!r}; expected {BALLS}")
+        covered_raw = data.get("covered", ())
+        try:
+            covered = tuple((str(a), str(b)) for a, b in covered_raw)
+        except (TypeError, ValueError) as error:
+            raise ValueError("command field 'covered' must be a list of pairs") from error
+        if any(ball not in BALLS for pair in covered for ball in pair):
+            raise ValueError(f"unknown ball in covered {covered!r}")
+        seconds = data.get("seconds")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0
+        ):
+            raise ValueError("command field 'seconds' must be a non-negative number")
+        return cls(kind, player, balls, covered, seconds)

@@ -1,0 +1,41 @@
+"""The disciplines of Article 3 as one table of the few facts in which they differ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Discipline:
+    """What distinguishes one discipline's rules from another's."""
+
+    name: str
+    zone: str | None  # "triangle" (libre corners), "frame" (cadre), or None (cushion games)
+    anchors: bool  # cadre: the small anchor squares count as zones too
+    points_inside: int  # points allowed while both object balls stay in one zone
+    reminder: int  # "για πέντε" (5) in the series games, "για τρεις" (3) in three-cushion
+    touchent_respot_mandatory: bool  # libre: re-spot at once; others: only if the player asks
+    fault_six_respot: bool  # libre: fault 6 re-spots the break position for the opponent
+
+
+DISCIPLINES: dict[str, Discipline] = {
+    d.name: d
+    for d in (
+        Discipline("libre", "triangle", False, 2, 5, True, True),
+        Discipline("cadre-47-2", "frame", True, 2, 5, False, False),
+        Discipline("cadre-71-2", "frame", True, 2, 5, False, False),
+        Discipline("cadre-47-1", "frame", True, 1, 5, False, False),
+        Discipline("one-cushion", None, False, 0, 5, False, False),
+        Discipline("three-cushion", None, False, 0, 3, False, False),
+    )
+}
+
+
+def discipline(name: str) -> Discipline:
+    """The discipline called `name`; raises ValueError listing the valid names."""
+    try:
+        return DISCIPLINES[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown discipline {name!r}; choose one of: {', '.join(DISCIPLINES)}"
+        ) from None

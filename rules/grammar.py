@@ -1,0 +1,142 @@
+"""Text → `Command`: the referee's phrase grammar, read once from `grammar.toml`."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from rapidfuzz import fuzz, process
+
+from rules.command import Command, Kind
+from rules.normalise import normalise
+
+PLAYER_SLOT = "{player}"
+BALLS_SLOT = "{balls}"
+NAME_SCORE = 80  # rapidfuzz ratio a heard surname needs to count as a player's
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One way of saying a command: its fixed words and the slot that may follow them."""
+
+    kind: Kind
+    words: tuple[str, ...]
+    slot: str | None
+    written: str  # as the grammar file spells it, for recognisers' vocabularies
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The phrases, number words, ball colours and fillers of `grammar.toml`."""
+
+    phrases: tuple[Phrase, ...]
+    numbers: dict[str, str]
+    balls: dict[str, str]
+    written_balls: tuple[str, ...]
+    cover: tuple[str, ...]
+    fillers: frozenset[str]
+
+    def words(self, text: str) -> list[str]:
+        """The normalised words of `text`, with number words as digits."""
+        return [self.numbers.get(w, w) for w in normalise(text).split()]
+
+    def parse(self, text: str, players: tuple[str, ...]) -> Command | None:
+        """The command `text` says, or None when it says none."""
+        words = self.words(text)
+        for phrase in self.phrases:
+            size = len(phrase.words)
+            if tuple(words[:size]) != phrase.words:
+                continue
+            rest = words[size:]
+            if phrase.slot is None:
+                if not rest:
+                    return Command(phrase.kind)
+            elif phrase.slot == PLAYER_SLOT:
+                player = self._player(rest, players)
+                if player is not None:
+                    return Command(phrase.kind, player=player)
+            else:
+                balls = self._balls(rest)
+                if balls is not None:
+                    return Command(phrase.kind, balls=balls[0], covered=balls[1])
+        return None
+
+    def sentences(self, players: tuple[str, ...]) -> list[str]:
+        """Every phrase as written, slots filled, in lower case: what a recogniser may expect."""
+        fills = {
+            PLAYER_SLOT: [p.lower() for p in players],
+            BALLS_SLOT: list(self.written_balls),
+        }
+        out: list[str] = []
+        for phrase in self.phrases:
+            if phrase.slot is None:
+                out.append(phrase.written)
+            else:
+                out.extend(phrase.written.replace(phrase.slot, fill) for fill in fills[phrase.slot])
+        return list(dict.fromkeys(out))
+
+    def _player(self, rest: list[str], players: tuple[str, ...]) -> str | None:
+        heard = " ".join(w for w in rest if w not in self.fillers)
+        if not heard:
+            return None
+        names = {normalise(p): p for p in players}
+        best = process.extractOne(heard, list(names), scorer=fuzz.ratio, score_cutoff=NAME_SCORE)
+        return names[best[0]] if best else None
+
+    def _balls(
+        self, rest: list[str]
+    ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
+        balls: list[str] = []
+        covered: list[tuple[str, str]] = []
+        words = [w for w in rest if w not in self.fillers]
+        size = len(self.cover)
+        while words:
+            if tuple(words[:size]) == self.cover and balls and len(words) > size:
+                over = self.balls.get(words[size])
+                if over is None:
+                    return None
+                covered.append((balls[-1], over))
+                words = words[size + 1 :]
+                continue
+            ball = self.balls.get(words[0])
+            if ball is None or ball in balls:
+                return None
+            balls.append(ball)
+            words = words[1:]
+        if not balls:
+            return None
+        return tuple(balls), tuple(covered)
+
+
+@cache
+def grammar() -> Grammar:
+    """The grammar in the package's `grammar.toml`."""
+    data = tomllib.loads(files("rules").joinpath("grammar.toml").read_text(encoding="utf-8"))
+    numbers = {normalise(word): str(value) for word, value in data["numbers"].items()}
+
+    def words(text: str) -> tuple[str, ...]:
+        return tuple(numbers.get(w, w) for w in normalise(text).split())
+
+    phrases = []
+    for kind, sayings in data["commands"].items():
+        for saying in sayings:
+            slot = next((s for s in (PLAYER_SLOT, BALLS_SLOT) if saying.endswith(s)), None)
+            fixed = saying.removesuffix(slot) if slot else saying
+            phrases.append(Phrase(Kind(kind), words(fixed), slot, saying))
+    # Longer fixed parts first, so «πόντος έξω άγκυρα» is tried before «πόντος έξω».
+    phrases.sort(key=lambda p: (-len(p.words), p.slot is None))
+    return Grammar(
+        phrases=tuple(phrases),
+        numbers=numbers,
+        balls={normalise(word): colour for word, colour in data["balls"].items()},
+        written_balls=tuple(data["balls"]),
+        cover=words(data["cover"]["say"]),
+        fillers=frozenset(normalise(w) for w in data["fillers"]),
+    )
+
+
+def parse(text: str, players: tuple[str, ...]) -> Command | None:
+    """The command in `text` for a match between `players`, or None."""
+    return grammar().parse(text, players)

@@ -1,0 +1,75 @@
+"""The phrase bank and rendering: written forms, Greek pronunciation, channels, order."""
+
+import pytest
+
+from phrases.bank import bank, parse_bank
+from phrases.render import render
+from rules.announcement import Announcement
+
+TERMS = {
+    "entrees": ("ENTRÉES", "αντρέ"),
+    "dedans": ("DEDANS", "ντεντάν"),
+    "restees_dedans": ("RESTÉES DEDANS", "ρεστέ ντεντάν"),
+    "a_cheval": ("À CHEVAL", "α σεβάλ"),
+    "touchent": ("TOUCHENT", "τους"),
+    "libres": ("LIBRES", "λιμπρ"),
+}
+
+
+@pytest.mark.parametrize("code,forms", TERMS.items())
+def test_each_zone_term_has_its_french_form_greek_pronunciation_and_meaning(code, forms):
+    term = bank().terms[code]
+    assert (term.written, term.spoken) == forms
+    assert term.meaning
+
+
+@pytest.mark.parametrize("code", ["entrees", "dedans", "restees_dedans"])
+def test_zone_calls_speak_greek_and_show_french(code):
+    utterance = render(Announcement(code, variant="frame"))
+    assert (utterance.display, utterance.text) == TERMS[code]
+    assert utterance.channel == "pa"
+
+
+def test_score_is_spoken_surname_then_points():
+    utterance = render(Announcement("score", player="Παπαδόπουλος", points=195))
+    assert utterance.text == "Παπαδόπουλος 195"
+    assert (utterance.player, utterance.points, utterance.channel) == ("Παπαδόπουλος", 195, "pa")
+
+
+def test_reminders():
+    assert render(Announcement("for_five")).text == "για πέντε"
+    assert render(Announcement("for_three")).text == "για τρεις"
+
+
+def test_private_prompts_go_to_the_headset_only():
+    assert render(Announcement("not_understood")).channel == "headset"
+    assert render(Announcement("refused", variant="break_taken", player="Χ")).channel == "headset"
+    assert render(Announcement("touchent", variant="reminder")).channel == "headset"
+
+
+def test_ball_spots_are_named():
+    utterance = render(Announcement("ball_off_table", spots=(("red", "foot"),)))
+    assert "κόκκινη" in utterance.text and "αρχική καραμπόλα" in utterance.text
+
+
+def test_a_bank_entry_with_an_unknown_placeholder_is_rejected():
+    source = """
+[terms]
+[balls]
+[spots]
+[announcements]
+score = { channel = "pa", text = "{surname}", display = "x" }
+"""
+    with pytest.raises(ValueError, match="'score'.*unknown placeholders"):
+        parse_bank(source)
+
+
+def test_a_bank_entry_with_a_bad_channel_is_rejected():
+    source = '[terms]\n[balls]\n[spots]\n[announcements]\nwinner = { channel = "tv" }\n'
+    with pytest.raises(ValueError, match="'winner': channel"):
+        parse_bank(source)
+
+
+def test_a_missing_entry_names_the_code_and_variant():
+    with pytest.raises(KeyError, match="refused.no_such_reason"):
+        render(Announcement("refused", variant="no_such_reason"))

@@ -1,0 +1,75 @@
+"""Cadre 47/2, 71/2 and 47/1: frames, anchors, frame-before-anchor calls, TOUCHENT on request."""
+
+import pytest
+from match_helpers import codes, points, say, start
+
+TWO_POINT = ["cadre-47-2", "cadre-71-2"]
+
+
+@pytest.mark.parametrize("discipline", TWO_POINT)
+def test_two_point_cadre_allows_one_carom_inside_then_dedans(discipline):
+    match, said = say(start(discipline), "αντρέ", "πόντος", "πόντος")
+    assert codes(said)[:4] == ["entrees.frame", "score", "dedans.frame", "restees_dedans.frame"]
+    assert points(match) == (1, 0) and match.at_table == 1
+
+
+def test_cadre_47_1_announces_dedans_directly_on_entry():
+    match, said = say(start("cadre-47-1"), "αντρέ")
+    assert codes(said) == ["dedans.frame"]
+    match, said = say(match, "πόντος")
+    assert codes(said)[0] == "restees_dedans.frame"
+    assert points(match) == (0, 0)
+
+
+def test_cadre_47_1_carom_taking_a_ball_out_scores():
+    match, said = say(start("cadre-47-1"), "πόντος αντρέ", "πόντος έξω", "πόντος")
+    assert codes(said) == ["score", "dedans.frame", "score", "score"]
+    assert points(match) == (3, 0)
+
+
+@pytest.mark.parametrize("discipline", TWO_POINT + ["cadre-47-1"])
+def test_frame_is_announced_before_the_anchor(discipline):
+    match, said = say(start(discipline), "αντρέ άγκυρα")
+    assert [a.variant for a in said] == ["frame", "anchor"]
+
+
+def test_anchor_inside_an_occupied_frame_keeps_the_frame_count():
+    match, said = say(start("cadre-47-2"), "αντρέ", "πόντος", "αντρέ άγκυρα")
+    assert codes(said)[-2:] == ["dedans.frame", "entrees.anchor"]
+
+
+def test_carom_out_of_the_anchor_but_still_in_the_frame_counts_for_the_frame():
+    match, said = say(start("cadre-47-2"), "αντρέ άγκυρα", "πόντος")
+    assert codes(said) == ["entrees.frame", "entrees.anchor", "score", "dedans.frame",
+                           "dedans.anchor"]
+    match, said = say(match, "πόντος έξω άγκυρα")
+    # Out of the anchor, but the balls stayed in the frame, which was DEDANS already.
+    assert codes(said)[0] == "restees_dedans.frame"
+    assert points(match) == (1, 0)
+
+
+def test_carom_out_of_the_anchor_with_a_carom_left_in_the_frame():
+    match, said = say(start("cadre-47-2"), "αντρέ", "αντρέ άγκυρα", "πόντος έξω άγκυρα")
+    assert codes(said)[-2:] == ["score", "dedans.frame"]
+    assert [z.kind for z in match.zones] == ["frame"]
+
+
+def test_touchent_in_cadre_waits_for_the_player_and_reminds_the_referee():
+    match, said = say(start("cadre-47-2"), "τους")
+    assert codes(said) == ["touchent", "touchent.reminder"]
+    assert match.touchent
+    match, said = say(match, "στήσιμο")
+    assert codes(said) == ["respot.break_position"]
+    assert not match.touchent
+
+
+def test_touchent_in_cadre_play_on_without_respot():
+    match, said = say(start("cadre-71-2"), "τους", "πόντος")
+    assert codes(said)[-1] == "score" and not match.touchent
+    match, said = say(match, "στήσιμο")
+    assert codes(said) == ["refused.no_touchent"]
+
+
+def test_fault_six_in_cadre_is_a_plain_foul():
+    match, said = say(start("cadre-47-2"), "σφάλμα έξι")
+    assert codes(said) == ["turn"] and match.at_table == 1
