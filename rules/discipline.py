@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.command import Kind
+
+ZONE_KINDS = frozenset(
+    {Kind.POINT_OUT, Kind.POINT_ENTREES, Kind.ENTREES, Kind.OUT, Kind.A_CHEVAL}
+)
+ANCHOR_KINDS = frozenset({Kind.POINT_OUT_ANCHOR, Kind.POINT_ENTREES_ANCHOR, Kind.ENTREES_ANCHOR})
+
 
 @dataclass(frozen=True)
 class Discipline:
@@ -16,6 +23,14 @@ class Discipline:
     reminder: int  # "για πέντε" (5) in the series games, "για τρεις" (3) in three-cushion
     touchent_respot_mandatory: bool  # libre: re-spot at once; others: only if the player asks
     fault_six_respot: bool  # libre: fault 6 re-spots the break position for the opponent
+
+    def refusal(self, kind: Kind) -> str | None:
+        """Why `kind` makes no sense here ("no_zones", "no_anchors"), if it does not."""
+        if kind in ZONE_KINDS and self.zone is None:
+            return "no_zones"
+        if kind in ANCHOR_KINDS and not self.anchors:
+            return "no_anchors"
+        return None
 
 
 DISCIPLINES: dict[str, Discipline] = {

@@ -10,6 +10,7 @@ from importlib.resources import files
 from rapidfuzz import fuzz, process
 
 from rules.command import Command, Kind
+from rules.discipline import Discipline
 from rules.normalise import normalise
 
 PLAYER_SLOT = "{player}"
@@ -63,14 +64,19 @@ class Grammar:
                     return Command(phrase.kind, balls=balls[0], covered=balls[1])
         return None
 
-    def sentences(self, players: tuple[str, ...]) -> list[str]:
-        """Every phrase as written, slots filled, in lower case: what a recogniser may expect."""
+    def sentences(self, players: tuple[str, ...], rules: Discipline | None = None) -> list[str]:
+        """Every phrase as written, slots filled, in lower case: what a recogniser may expect.
+
+        With `rules`, only the phrases that make sense in that discipline.
+        """
         fills = {
             PLAYER_SLOT: [p.lower() for p in players],
             BALLS_SLOT: list(self.written_balls),
         }
         out: list[str] = []
         for phrase in self.phrases:
+            if rules is not None and rules.refusal(phrase.kind):
+                continue
             if phrase.slot is None:
                 out.append(phrase.written)
             else:

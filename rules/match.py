@@ -26,9 +26,6 @@ CAROMS = {
     Kind.POINT_ENTREES,
     Kind.POINT_ENTREES_ANCHOR,
 }
-STROKES = CAROMS | {Kind.MISS, Kind.FOUL, Kind.FAULT_SIX, Kind.BALL_OFF}
-ZONE_KINDS = {Kind.POINT_OUT, Kind.POINT_ENTREES, Kind.ENTREES, Kind.OUT, Kind.A_CHEVAL}
-ANCHOR_KINDS = {Kind.POINT_OUT_ANCHOR, Kind.POINT_ENTREES_ANCHOR, Kind.ENTREES_ANCHOR}
 
 
 class ReplayError(ValueError):
@@ -69,12 +66,8 @@ def _refusal(match: Match, command: Command) -> Announcement | None:
         return refused("in_break", match.surname(match.pause.player))
     if match.at_table is None and kind is not Kind.STARTS:
         return refused("awaiting_start")
-    rules = match.rules
-    if kind in ZONE_KINDS and rules.zone is None:
-        return refused("no_zones")
-    if kind in ANCHOR_KINDS and not rules.anchors:
-        return refused("no_anchors")
-    return None
+    reason = match.rules.refusal(kind)
+    return refused(reason) if reason else None
 
 
 # --- strokes -------------------------------------------------------------------------------

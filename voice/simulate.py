@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
 from phrases.render import Utterance
+from rules.state import new_match
 from rules.summary import summary
+from voice.arguments import UsageError, add_setup_arguments, setup_from
 from voice.session import Session
 
 
@@ -64,3 +69,37 @@ def simulate(
                 f"μέσος όρος {p['average']:.3f}, μεγαλύτερη σειρά {p['highest_run']}\n"
             )
         out.write(f"νικητής: {state['winner'] or '-'}\n")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `simulate` to the command line."""
+    sim = sub.add_parser("simulate", help="run a match from transcribed phrases")
+    add_setup_arguments(sim)
+    sim.add_argument("--input", help="UTF-8 file, one phrase a line (default: standard input)")
+    sim.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
+    sim.add_argument("--wav", type=Path, help="also render each PA announcement to a WAV here")
+    sim.set_defaults(run=run)
+
+
+def read_lines(path: str | None) -> tuple[Iterable[str], str]:
+    """The input's lines (standard input when no path) and how to name it in errors."""
+    if path is None:
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), "standard input"
+    where = f"--input {path}"
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines(), where
+    except OSError as error:
+        raise UsageError(f"cannot read {where}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{where} is not UTF-8 text: {error}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee simulate`."""
+    setup = setup_from(args)
+    lines, where = read_lines(args.input)
+    try:
+        simulate(Session(new_match(setup)), lines, sys.stdout, args.jsonl, args.wav)
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{where} is not UTF-8 text: {error}") from None
+    return 0
