@@ -31,6 +31,34 @@ class Template:
 
 
 @dataclass(frozen=True)
+class Numbers:
+    """The words the TTS is given for numbers."""
+
+    units: tuple[str, ...]  # 0 to 19
+    tens: tuple[str, ...]  # indexed by the tens digit, 2 to 9
+    hundred: str  # 100 alone
+    hundred_and: str  # 101 to 199
+    thousands: int  # from here on, digits
+
+    def spoken(self, number: int) -> str:
+        """`number` as the TTS should be given it."""
+        if number < 0 or number >= self.thousands:
+            return str(number)
+        hundreds, rest = divmod(number, 100)
+        if rest < 20:
+            tail = self.units[rest] if rest or not hundreds else ""
+        else:
+            tens, units = divmod(rest, 10)
+            tail = f"{self.tens[tens]} {self.units[units]}" if units else self.tens[tens]
+        if hundreds == 0:
+            return tail
+        head = self.hundred_and if rest else self.hundred
+        if hundreds > 1:
+            head = str(hundreds * 100)
+        return f"{head} {tail}" if tail else head
+
+
+@dataclass(frozen=True)
 class Bank:
     """All the bank's data, checked when loaded."""
 
@@ -38,6 +66,7 @@ class Bank:
     balls: dict[str, str]
     spots: dict[str, str]
     templates: dict[str, Template]
+    numbers: Numbers
 
     def template(self, code: str, variant: str | None) -> Template:
         """The template for `code.variant`, else for `code`; KeyError names what is missing."""
@@ -72,7 +101,14 @@ def parse_bank(source: str) -> Bank:
     data = tomllib.loads(source)
     terms = {code: Term(**fields) for code, fields in data["terms"].items()}
     templates = {key: _template(key, entry, terms) for key, entry in data["announcements"].items()}
-    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates)
+    numbers = data["numbers"]
+    if len(numbers["units"]) != 20 or len(numbers["tens"]) != 10:
+        raise ValueError("bank [numbers]: units needs 20 words (0–19) and tens 10 (index 0–9)")
+    words = Numbers(
+        tuple(numbers["units"]), tuple(numbers["tens"]), numbers["hundred"],
+        numbers["hundred_and"], int(numbers["thousands"]),
+    )
+    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates, words)
 
 
 @cache

@@ -21,11 +21,6 @@ class Utterance:
     points: int | None
 
 
-def spoken_number(number: int) -> str:
-    """A number as espeak-ng's Greek voice reads it right: digits."""
-    return str(number)
-
-
 def render(announcement: Announcement, phrases: Bank | None = None) -> Utterance:
     """The utterance for `announcement`, from the shipped bank unless another is given."""
     phrases = phrases or bank()
@@ -44,7 +39,7 @@ def render(announcement: Announcement, phrases: Bank | None = None) -> Utterance
     return Utterance(
         code=announcement.code,
         channel=template.channel,
-        text=fill(template.text, spoken_number),
+        text=fill(template.text, phrases.numbers.spoken),
         display=fill(template.display, str),
         player=announcement.player,
         points=announcement.points,

@@ -35,7 +35,7 @@ def test_jsonl_one_object_per_announcement_in_speaking_order_then_the_state(tmp_
         "score", "score", "entrees", "score", "turn", "entrees", "not_understood",
         "score", "dedans", "restees_dedans", "winner", "refused", "repeat_score",
     ]
-    assert announcements[0] == {"code": "score", "channel": "pa", "text": "Παπαδόπουλος 1",
+    assert announcements[0] == {"code": "score", "channel": "pa", "text": "Παπαδόπουλος ένα",
                                 "display": "Παπαδόπουλος 1", "player": "Παπαδόπουλος",
                                 "points": 1}
     assert announcements[2]["display"] == "ENTRÉES" and announcements[2]["text"] == "αντρέ"

@@ -30,10 +30,31 @@ def test_zone_calls_speak_greek_and_show_french(code):
     assert utterance.channel == "pa"
 
 
-def test_score_is_spoken_surname_then_points():
+def test_score_is_spoken_surname_then_points_in_words_and_shown_in_digits():
     utterance = render(Announcement("score", player="Παπαδόπουλος", points=195))
-    assert utterance.text == "Παπαδόπουλος 195"
+    assert utterance.text == "Παπαδόπουλος εκατόν ενενήντα πέντε"
+    assert utterance.display == "Παπαδόπουλος 195"
     assert (utterance.player, utterance.points, utterance.channel) == ("Παπαδόπουλος", 195, "pa")
+
+
+@pytest.mark.parametrize(
+    "number,spoken",
+    [
+        (0, "μηδέν"), (1, "ένα"), (11, "έντεκα"), (20, "είκοσι"), (21, "είκοσι ένα"),
+        (75, "εβδομήντα πέντε"), (89, "ογδόντα εννέα"), (100, "εκατό"), (101, "εκατόν ένα"),
+        (200, "200"), (275, "200 εβδομήντα πέντε"), (999, "900 ενενήντα εννέα"),
+        (1000, "1000"), (4321, "4321"),
+    ],
+)
+def test_numbers_are_given_to_the_tts_as_espeak_reads_them_right(number, spoken):
+    # espeak-ng's Greek voice says digits 70–89 wrongly and words 200–900 with a syllable more.
+    assert bank().numbers.spoken(number) == spoken
+
+
+def test_repeat_score_speaks_both_totals():
+    utterance = render(Announcement("repeat_score", scores=(("Α", 75), ("Β", 3))))
+    assert utterance.text == "Α εβδομήντα πέντε, Β τρία"
+    assert utterance.display == "Α 75, Β 3"
 
 
 def test_reminders():

@@ -1,0 +1,130 @@
+"""WAV reading, resampling to the recogniser's rate, and conversion to 16-bit PCM bytes."""
+
+from __future__ import annotations
+
+import math
+import struct
+from pathlib import Path
+
+import numpy as np
+
+TARGET_RATE = 16000
+
+_PCM = 0x0001
+_IEEE_FLOAT = 0x0003
+_EXTENSIBLE = 0xFFFE
+
+# Windowed-sinc resampler: zero crossings of the sinc on each side, and the Kaiser window's beta.
+_HALF_WIDTH = 16
+_KAISER_BETA = 8.6
+_ROLLOFF = 0.95  # cutoff as a fraction of the lower Nyquist frequency, leaving a transition band
+_BLOCK = 8192  # output samples computed per block, to bound memory
+
+
+def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
+    """Read a PCM (8/16/24/32-bit) or float WAV file as mono float32 in [-1, 1] and its rate.
+
+    Channels are averaged. Raises ValueError naming the file if it is not a readable WAV.
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise ValueError(f"{path}: not a WAV file (no RIFF/WAVE header)")
+    chunks = _chunks(data, path)
+    if b"fmt " not in chunks:
+        raise ValueError(f"{path}: corrupt WAV file (no complete 'fmt ' chunk)")
+    if b"data" not in chunks:
+        raise ValueError(f"{path}: corrupt WAV file (no 'data' chunk)")
+    fmt = chunks[b"fmt "]
+    if len(fmt) < 16:
+        raise ValueError(f"{path}: corrupt WAV file ('fmt ' chunk is {len(fmt)} bytes, need 16)")
+    tag, channels, rate, _, block_align, bits = struct.unpack_from("<HHIIHH", fmt)
+    if tag == _EXTENSIBLE and len(fmt) >= 26:
+        tag = struct.unpack_from("<H", fmt, 24)[0]  # first two bytes of the sub-format GUID
+    if channels < 1 or rate < 1 or bits % 8 or block_align != channels * bits // 8:
+        raise ValueError(
+            f"{path}: corrupt WAV file ({channels} channels, {rate} Hz, {bits} bits, "
+            f"block align {block_align})"
+        )
+    raw = chunks[b"data"]
+    raw = raw[: len(raw) - len(raw) % block_align]
+    samples = _decode(raw, tag, bits, path)
+    return samples.reshape(-1, channels).mean(axis=1, dtype=np.float32), rate
+
+
+def _chunks(data: bytes, path: Path) -> dict[bytes, bytes]:
+    """Split a RIFF body into its chunks; a truncated final 'data' chunk keeps what is there."""
+    chunks: dict[bytes, bytes] = {}
+    pos = 12
+    while pos + 8 <= len(data):
+        chunk_id, size = struct.unpack_from("<4sI", data, pos)
+        body = data[pos + 8 : pos + 8 + size]
+        if len(body) < size and chunk_id != b"data":
+            break
+        chunks.setdefault(chunk_id, body)
+        pos += 8 + size + (size & 1)
+    return chunks
+
+
+def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
+    """Decode interleaved sample bytes to float32 in [-1, 1]."""
+    if tag == _PCM and bits == 8:
+        return (np.frombuffer(raw, np.uint8).astype(np.float32) - 128.0) / 128.0
+    if tag == _PCM and bits == 16:
+        return np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
+    if tag == _PCM and bits == 24:
+        b = np.frombuffer(raw, np.uint8).reshape(-1, 3).astype(np.int32)
+        value = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
+        return ((value ^ 0x800000) - 0x800000).astype(np.float32) / float(1 << 23)
+    if tag == _PCM and bits == 32:
+        return (np.frombuffer(raw, "<i4") / float(1 << 31)).astype(np.float32)
+    if tag == _IEEE_FLOAT and bits in (32, 64):
+        return np.frombuffer(raw, f"<f{bits // 8}").astype(np.float32)
+    raise ValueError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
+
+
+def resample(samples: np.ndarray, from_rate: int, to_rate: int = TARGET_RATE) -> np.ndarray:
+    """Resample mono audio with a Kaiser-windowed sinc (band-limited interpolation).
+
+    The cutoff is just below the lower of the two Nyquist frequencies, so downsampling does not
+    alias. Returns float32 of length round(len(samples) * to_rate / from_rate).
+    """
+    x = np.asarray(samples, dtype=np.float64)
+    if x.ndim != 1:
+        raise ValueError(f"resample expects mono (1-D) samples, got shape {x.shape}")
+    if from_rate <= 0 or to_rate <= 0:
+        raise ValueError(f"sample rates must be positive, got {from_rate} -> {to_rate}")
+    if from_rate == to_rate:
+        return x.astype(np.float32)
+    g = math.gcd(from_rate, to_rate)
+    up, down = to_rate // g, from_rate // g  # output n sits at input time n * down / up
+    scale = min(1.0, to_rate / from_rate) * _ROLLOFF  # cutoff, in cycles per input sample * 2
+    reach = math.ceil(_HALF_WIDTH / scale)  # input samples used on each side of an output time
+    offsets = np.arange(-reach + 1, reach + 1)
+    padded = np.concatenate([np.zeros(reach), x, np.zeros(reach + 1)])
+    n_out = round(len(x) * to_rate / from_rate)
+    out = np.empty(n_out, dtype=np.float32)
+    for start in range(0, n_out, _BLOCK):
+        pos = np.arange(start, min(start + _BLOCK, n_out), dtype=np.int64) * down
+        base, phase = np.divmod(pos, up)
+        phases, which = np.unique(phase, return_inverse=True)
+        weights = _sinc_weights(phases[:, None] / up - offsets[None, :], scale, reach)
+        idx = base[:, None] + offsets[None, :] + reach
+        out[start : start + len(pos)] = np.einsum("ij,ij->i", padded[idx], weights[which])
+    return out
+
+
+def _sinc_weights(dist: np.ndarray, scale: float, reach: int) -> np.ndarray:
+    """Low-pass sinc taps at distances `dist` (in input samples), Kaiser-windowed over +-reach."""
+    window = np.i0(_KAISER_BETA * np.sqrt(np.clip(1.0 - (dist / reach) ** 2, 0.0, None)))
+    return scale * np.sinc(scale * dist) * window / np.i0(_KAISER_BETA)
+
+
+def to_pcm16_bytes(samples: np.ndarray) -> bytes:
+    """Convert float samples in [-1, 1] (clipped) or int16 samples to little-endian PCM bytes."""
+    x = np.asarray(samples)
+    if x.dtype == np.int16:
+        return x.astype("<i2").tobytes()
+    if not np.issubdtype(x.dtype, np.floating):
+        raise ValueError(f"expected float samples in [-1, 1] or int16, got {x.dtype}")
+    return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
