@@ -9,7 +9,7 @@ from functools import cache
 from importlib.resources import files
 
 CHANNELS = ("pa", "headset")
-PLACEHOLDERS = {"player", "points", "scores", "spots", "spoken", "written"}
+PLACEHOLDERS = {"player", "points", "scores", "spots", "frames", "spoken", "written"}
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ class Bank:
     spots: dict[str, str]
     templates: dict[str, Template]
     numbers: Numbers
+    frames: tuple[str, str]  # how one frame and two adjacent frames are named
 
     def template(self, code: str, variant: str | None) -> Template:
         """The template for `code.variant`, else for `code`; KeyError names what is missing."""
@@ -108,7 +109,8 @@ def parse_bank(source: str) -> Bank:
         tuple(numbers["units"]), tuple(numbers["tens"]), numbers["hundred"],
         numbers["hundred_and"], int(numbers["thousands"]),
     )
-    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates, words)
+    frames = (data["frames"]["one"], data["frames"]["two"])
+    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates, words, frames)
 
 
 @cache

@@ -32,8 +32,11 @@ def render(announcement: Announcement, phrases: Bank | None = None) -> Utterance
     def fill(form: str, number: Callable[[int], str]) -> str:
         scores = ", ".join(f"{name} {number(points)}" for name, points in announcement.scores)
         points = "" if announcement.points is None else number(announcement.points)
+        named = announcement.frames
+        frames = phrases.frames[len(named) - 1].format(*map(number, named)) if named else ""
         return form.format(
-            player=announcement.player or "", points=points, scores=scores, spots=spots
+            player=announcement.player or "", points=points, scores=scores, spots=spots,
+            frames=frames,
         )
 
     return Utterance(

@@ -21,6 +21,7 @@ class Announcement:
     variant: str | None = None
     scores: tuple[tuple[str, int], ...] = ()  # repeat_score: (surname, points) per player
     spots: tuple[tuple[str, str], ...] = ()  # ball_off_table, respot: (ball, spot)
+    frames: tuple[int, ...] = ()  # entrees, dedans in cadre: the frame(s) the referee named
 
     def __post_init__(self) -> None:
         if self.code not in CODES:

@@ -35,6 +35,7 @@ class Kind(StrEnum):
 
 
 BALLS = ("white", "yellow", "red")
+MAX_FRAME = 9  # the balk lines divide a cadre table into nine frames
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Command:
     balls: tuple[str, ...] = ()  # BALL_OFF: colours that left the table
     covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
     seconds: float | None = None  # TICK: seconds elapsed since the break started
+    frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form holding only the fields that are set."""
@@ -58,6 +60,8 @@ class Command:
             data["covered"] = [list(pair) for pair in self.covered]
         if self.seconds is not None:
             data["seconds"] = self.seconds
+        if self.frames:
+            data["frames"] = list(self.frames)
         return data
 
     @classmethod
@@ -65,7 +69,7 @@ class Command:
         """Rebuild a command from `to_dict`'s form; raises ValueError on a malformed one."""
         if not isinstance(data, dict):
             raise ValueError(f"a command must be an object, not {type(data).__name__}")
-        unknown = set(data) - {"kind", "player", "balls", "covered", "seconds"}
+        unknown = set(data) - {"kind", "player", "balls", "covered", "seconds", "frames"}
         if unknown:
             raise ValueError(f"unknown command fields: {sorted(unknown)}")
         try:
@@ -90,4 +94,9 @@ class Command:
             isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0
         ):
             raise ValueError("command field 'seconds' must be a non-negative number")
-        return cls(kind, player, balls, covered, seconds)
+        frames = tuple(data.get("frames", ()))
+        if len(frames) > 2 or any(
+            isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
+        ):
+            raise ValueError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
+        return cls(kind, player, balls, covered, seconds, frames)

@@ -9,12 +9,14 @@ from importlib.resources import files
 
 from rapidfuzz import fuzz, process
 
-from rules.command import Command, Kind
+from rules.command import MAX_FRAME, Command, Kind
 from rules.discipline import Discipline
 from rules.normalise import normalise
 
 PLAYER_SLOT = "{player}"
 BALLS_SLOT = "{balls}"
+FRAMES_SLOT = "{frames}"
+SLOTS = (PLAYER_SLOT, BALLS_SLOT, FRAMES_SLOT)
 NAME_SCORE = 80  # rapidfuzz ratio a heard surname needs to count as a player's
 
 
@@ -34,6 +36,7 @@ class Grammar:
 
     phrases: tuple[Phrase, ...]
     numbers: dict[str, str]
+    number_words: dict[str, str]  # digit → the first word the grammar file gives for it
     balls: dict[str, str]
     written_balls: tuple[str, ...]
     cover: tuple[str, ...]
@@ -58,6 +61,10 @@ class Grammar:
                 player = self._player(rest, players)
                 if player is not None:
                     return Command(phrase.kind, player=player)
+            elif phrase.slot == FRAMES_SLOT:
+                frames = self._frames(rest)
+                if frames:
+                    return Command(phrase.kind, frames=frames)
             else:
                 balls = self._balls(rest)
                 if balls is not None:
@@ -72,6 +79,7 @@ class Grammar:
         fills = {
             PLAYER_SLOT: [p.lower() for p in players],
             BALLS_SLOT: list(self.written_balls),
+            FRAMES_SLOT: [self.number_words[str(n)] for n in range(1, MAX_FRAME + 1)],
         }
         out: list[str] = []
         for phrase in self.phrases:
@@ -90,6 +98,15 @@ class Grammar:
         names = {normalise(p): p for p in players}
         best = process.extractOne(heard, list(names), scorer=fuzz.ratio, score_cutoff=NAME_SCORE)
         return names[best[0]] if best else None
+
+    def _frames(self, rest: list[str]) -> tuple[int, ...] | None:
+        words = [w for w in rest if w not in self.fillers]
+        if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
+            return None
+        frames = tuple(int(w) for w in words)
+        if len(set(frames)) != len(frames) or not all(1 <= f <= MAX_FRAME for f in frames):
+            return None
+        return frames
 
     def _balls(
         self, rest: list[str]
@@ -128,7 +145,7 @@ def grammar() -> Grammar:
     phrases = []
     for kind, sayings in data["commands"].items():
         for saying in sayings:
-            slot = next((s for s in (PLAYER_SLOT, BALLS_SLOT) if saying.endswith(s)), None)
+            slot = next((s for s in SLOTS if saying.endswith(s)), None)
             fixed = saying.removesuffix(slot) if slot else saying
             phrases.append(Phrase(Kind(kind), words(fixed), slot, saying))
     # Longer fixed parts first, so «πόντος έξω άγκυρα» is tried before «πόντος έξω».
@@ -136,6 +153,7 @@ def grammar() -> Grammar:
     return Grammar(
         phrases=tuple(phrases),
         numbers=numbers,
+        number_words={str(value): word for word, value in reversed(data["numbers"].items())},
         balls={normalise(word): colour for word, colour in data["balls"].items()},
         written_balls=tuple(data["balls"]),
         cover=words(data["cover"]["say"]),

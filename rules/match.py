@@ -67,6 +67,8 @@ def _refusal(match: Match, command: Command) -> Announcement | None:
     if match.at_table is None and kind is not Kind.STARTS:
         return refused("awaiting_start")
     reason = match.rules.refusal(kind)
+    if reason is None and command.frames and match.rules.zone != "frame":
+        reason = "no_frames"
     return refused(reason) if reason else None
 
 
@@ -90,7 +92,7 @@ def _carom(match: Match, command: Command) -> Result:
     kept, calls = zones.after_carom(stay)
     if kind in (Kind.POINT_ENTREES, Kind.POINT_ENTREES_ANCHOR):
         kept = _entered(match, anchor=kind is Kind.POINT_ENTREES_ANCHOR, frame=None)
-        calls = [zones.position(z) for z in kept]
+        calls = _positions(kept, command.frames)
     scored, said = _score(replace(match, zones=kept, touchent=False))
     if _reached(scored, scored.at_table) or scored.phase.single_stroke:
         return _end_inning(scored, said)
@@ -156,7 +158,13 @@ def _entrees(match: Match, command: Command) -> Result:
     anchor = command.kind is Kind.ENTREES_ANCHOR
     frame = tuple(z for z in match.zones if z.kind != "anchor") if anchor else ()
     new = _entered(match, anchor, frame or None)
-    return replace(match, zones=new), [zones.position(z) for z in new]
+    return replace(match, zones=new), _positions(new, command.frames)
+
+
+def _positions(entered: tuple[Zone, ...], frames: tuple[int, ...]) -> list[Announcement]:
+    """The calls for zones the balls came into; the frame's names the frames the referee did."""
+    said = [zones.position(z) for z in entered]
+    return [replace(a, frames=frames) if a.variant == "frame" else a for a in said]
 
 
 def _out(match: Match, command: Command) -> Result:

@@ -83,3 +83,11 @@ def test_sentences_for_a_recogniser_keep_greek_spelling_and_fill_the_slots():
     assert "πόντος έξω" in sentences and "ξεκινά παπαδόπουλος" in sentences
     assert "εκτός τραπεζιού κόκκινη" in sentences
     assert all(parse(s, PLAYERS) is not None for s in sentences)
+
+
+def test_frames_are_one_or_two_distinct_numbers_from_one_to_nine():
+    assert parse("αντρέ κάδρο πέντε", PLAYERS).frames == (5,)
+    assert parse("αντρε 4 5", PLAYERS).frames == (4, 5)
+    assert parse("πόντος αντρέ άγκυρα δύο", PLAYERS).frames == (2,)
+    for bad in ("αντρέ δέκα", "αντρέ 3 3", "αντρέ 1 2 3", "αντρέ κάδρο"):
+        assert parse(bad, PLAYERS) is None

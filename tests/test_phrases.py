@@ -94,3 +94,10 @@ def test_a_bank_entry_with_a_bad_channel_is_rejected():
 def test_a_missing_entry_names_the_code_and_variant():
     with pytest.raises(KeyError, match="refused.no_such_reason"):
         render(Announcement("refused", variant="no_such_reason"))
+
+
+def test_named_frames_are_spoken_in_words_and_shown_in_digits():
+    one = render(Announcement("entrees", variant="frame", frames=(5,)))
+    assert (one.text, one.display) == ("αντρέ, κάδρο πέντε", "ENTRÉES, κάδρο 5")
+    two = render(Announcement("entrees", variant="frame", frames=(4, 5)))
+    assert two.text == "αντρέ, κάδρα τέσσερα και πέντε"

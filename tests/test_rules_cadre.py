@@ -73,3 +73,26 @@ def test_touchent_in_cadre_play_on_without_respot():
 def test_fault_six_in_cadre_is_a_plain_foul():
     match, said = say(start("cadre-47-2"), "σφάλμα έξι")
     assert codes(said) == ["turn"] and match.at_table == 1
+
+
+def test_entrees_names_the_frame_the_referee_indicates():
+    # A ball on the line: the other ball decides the frame, and the referee says which.
+    match, said = say(start("cadre-47-2"), "αντρέ πέντε")
+    assert codes(said) == ["entrees.frame"] and said[0].frames == (5,)
+
+
+def test_entrees_in_both_adjacent_frames_when_the_balls_lie_on_the_lines():
+    match, said = say(start("cadre-71-2"), "αντρέ κάδρα τέσσερα και πέντε", "πόντος")
+    assert said[0].frames == (4, 5)
+    assert codes(said) == ["entrees.frame", "score", "dedans.frame"]
+
+
+def test_cadre_47_1_names_the_frame_with_its_direct_dedans():
+    match, said = say(start("cadre-47-1"), "πόντος αντρέ 2")
+    assert codes(said) == ["score", "dedans.frame"] and said[1].frames == (2,)
+
+
+def test_frame_numbers_are_refused_outside_cadre():
+    match = start("libre")
+    same, said = say(match, "αντρέ τρία")
+    assert same is match and codes(said) == ["refused.no_frames"]
