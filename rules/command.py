@@ -79,12 +79,11 @@ class Command:
         player = data.get("player")
         if player is not None and not isinstance(player, str):
             raise ValueError("command field 'player' must be a string")
-        balls = tuple(data.get("balls", ()))
+        balls = _sequence(data, "balls")
         if any(ball not in BALLS for ball in balls):
             raise ValueError(f"unknown ball in {balls!r}; expected {BALLS}")
-        covered_raw = data.get("covered", ())
         try:
-            covered = tuple((str(a), str(b)) for a, b in covered_raw)
+            covered = tuple((str(a), str(b)) for a, b in _sequence(data, "covered"))
         except (TypeError, ValueError) as error:
             raise ValueError("command field 'covered' must be a list of pairs") from error
         if any(ball not in BALLS for pair in covered for ball in pair):
@@ -94,9 +93,16 @@ class Command:
             isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0
         ):
             raise ValueError("command field 'seconds' must be a non-negative number")
-        frames = tuple(data.get("frames", ()))
+        frames = _sequence(data, "frames")
         if len(frames) > 2 or any(
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
             raise ValueError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
         return cls(kind, player, balls, covered, seconds, frames)
+
+
+def _sequence(data: dict[str, Any], field: str) -> tuple[Any, ...]:
+    value = data.get(field, ())
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"command field {field!r} must be a list")
+    return tuple(value)

@@ -101,12 +101,10 @@ class Grammar:
 
     def _frames(self, rest: list[str]) -> tuple[int, ...] | None:
         words = [w for w in rest if w not in self.fillers]
-        if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
+        named = {str(n) for n in range(1, MAX_FRAME + 1)}
+        if not 1 <= len(words) <= 2 or not set(words) <= named or len(set(words)) < len(words):
             return None
-        frames = tuple(int(w) for w in words)
-        if len(set(frames)) != len(frames) or not all(1 <= f <= MAX_FRAME for f in frames):
-            return None
-        return frames
+        return tuple(int(w) for w in words)
 
     def _balls(
         self, rest: list[str]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -9,6 +10,12 @@ import pytest
 
 if TYPE_CHECKING:
     from voice.recognise import LoadedModel
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _records_stay_out_of_the_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests pass --db explicitly; should one forget, it records in a temporary data directory."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,9 @@ import sys
 
 import pytest
 
+from rules.command import Kind
+from voice.record import Record
+
 PLAYERS = "Παπαδόπουλος,Κωνσταντίνου"
 KEYS = ["code", "channel", "text", "display", "player", "points"]
 
@@ -21,7 +24,7 @@ def simulate(tmp_path, lines, *extra):
     script = tmp_path / "match.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return referee("simulate", "--discipline", "libre", "--distance", "3", "--players", PLAYERS,
-                   "--input", str(script), "--jsonl", *extra)
+                   "--input", str(script), "--jsonl", "--db", str(tmp_path / "m.sqlite3"), *extra)
 
 
 def test_jsonl_one_object_per_announcement_in_speaking_order_then_the_state(tmp_path):
@@ -47,9 +50,10 @@ def test_jsonl_one_object_per_announcement_in_speaking_order_then_the_state(tmp_
     assert state["turn"] is None and state["winner"] == "Παπαδόπουλος"
 
 
-def test_without_input_it_reads_standard_input():
+def test_without_input_it_reads_standard_input(tmp_path):
     done = referee("simulate", "--discipline", "three-cushion", "--distance", "3",
-                   "--players", PLAYERS, "--first", "κωνσταντινου", stdin="πόντος\n")
+                   "--players", PLAYERS, "--first", "κωνσταντινου",
+                   "--db", str(tmp_path / "m.sqlite3"), stdin="πόντος\n")
     assert done.returncode == 0, done.stderr
     assert "Κωνσταντίνου 1" in done.stdout and "ΓΙΑ ΤΡΕΙΣ" not in done.stdout
 
@@ -68,8 +72,8 @@ def test_without_input_it_reads_standard_input():
           "--input", "/no/such/file"], "cannot read"),
     ],
 )
-def test_bad_arguments_exit_2_with_one_line(args, message):
-    done = referee("simulate", *args)
+def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
+    done = referee("simulate", *args, "--db", str(tmp_path / "m.sqlite3"))
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr
@@ -80,16 +84,25 @@ def test_a_file_that_is_not_utf8_is_refused_with_exit_2(tmp_path):
     bad = tmp_path / "latin.txt"
     bad.write_bytes("πόντος\n".encode("iso-8859-7"))
     done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players", PLAYERS,
-                   "--input", str(bad))
+                   "--input", str(bad), "--db", str(tmp_path / "m.sqlite3"))
     assert done.returncode == 2
     assert "UTF-8" in done.stderr and str(bad) in done.stderr
 
 
-def test_standard_input_that_is_not_utf8_is_refused_with_exit_2():
+def test_standard_input_that_is_not_utf8_is_refused_with_exit_2_keeping_what_came_before(
+    tmp_path,
+):
+    db = tmp_path / "m.sqlite3"
     done = subprocess.run(
         [sys.executable, "-m", "voice.cli", "simulate", "--discipline", "libre", "--distance", "3",
-         "--players", PLAYERS],
-        input="πόντος\n".encode("iso-8859-7"), capture_output=True, timeout=120,
+         "--players", PLAYERS, "--db", str(db)],
+        # The comment is longer than the decoder's buffer, so the first phrase is taken first.
+        input=f"πόντος\n#{'.' * 20000}\n".encode() + "πόντος\n".encode("iso-8859-7"),
+        capture_output=True, timeout=120,
     )
     assert done.returncode == 2
     assert b"standard input is not UTF-8 text" in done.stderr
+    assert b"match 1 is recorded up to there" in done.stderr
+    assert f"referee resume 1 --db {db}".encode() in done.stderr
+    with Record.open(db) as record:
+        assert [c.kind for c in record.load(1).commands] == [Kind.POINT]

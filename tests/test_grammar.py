@@ -91,3 +91,8 @@ def test_frames_are_one_or_two_distinct_numbers_from_one_to_nine():
     assert parse("πόντος αντρέ άγκυρα δύο", PLAYERS).frames == (2,)
     for bad in ("αντρέ δέκα", "αντρέ 3 3", "αντρέ 1 2 3", "αντρέ κάδρο"):
         assert parse(bad, PLAYERS) is None
+
+
+@pytest.mark.parametrize("heard", ["αντρέ ¹", "αντρέ ²³", "αντρέ " + "5" * 5000, "αντρέ ٣"])
+def test_frames_that_are_not_plain_small_numbers_match_nothing(heard):
+    assert parse(heard, PLAYERS) is None

@@ -214,3 +214,21 @@ def test_espeak_number_dictionary_says_stops_where_words_get_fricatives(
     # Digits give a learned [ebdoˈminda], [oɡˈdonda]; words the spoken [evðoˈmida], [oɣˈðoda].
     assert from_digits in phonemes(str(number))
     assert from_words in phonemes(words)
+
+
+def test_a_render_that_lost_its_audio_is_retried(
+    synth: Synthesiser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first pass is made silent, as when pyttsx3 drops espeak-ng's audio; the retry speaks.
+    engine = synth._engine
+    real = engine.save_to_file
+    passes: list[str] = []
+
+    def save_to_file(text: str, filename: str) -> None:
+        passes.append(text)
+        real("..." if len(passes) == 1 else text, filename)
+
+    monkeypatch.setattr(engine, "save_to_file", save_to_file)
+    samples, _ = synth.render(SHORT)
+    assert passes == [SHORT, SHORT]
+    assert samples.any()

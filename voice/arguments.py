@@ -1,14 +1,27 @@
-"""Shared command-line pieces: a parser whose errors are one line, and the match set-up."""
+"""Shared command-line pieces: a one-line-error parser, the match set-up, the record, a match."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 from rules.discipline import DISCIPLINES
 from rules.normalise import normalise
 from rules.state import Setup
+from voice.record import default_path
+
+MAX_MATCH_ID = 2**63 - 1  # SQLite's largest integer
+
+
+LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` with any line break written as an escape, so that a message stays one line."""
+    return LINE_BREAKS.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 class UsageError(Exception):
@@ -19,7 +32,7 @@ class Parser(argparse.ArgumentParser):
     """An argparse parser that reports a mistake in one line and exits with 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        sys.stderr.write(f"{self.prog}: error: {one_line(message)} (see --help)\n")
         raise SystemExit(2)
 
 
@@ -48,3 +61,24 @@ def setup_from(args: argparse.Namespace) -> Setup:
         return Setup(args.discipline, args.distance, players, first)
     except ValueError as error:
         raise UsageError(str(error)) from None
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """--db: the match record file, by default in the user's data directory."""
+    default = default_path()
+    parser.add_argument(
+        "--db", type=Path, default=default, help=f"the match record file (default: {default})"
+    )
+
+
+def match_number(text: str) -> int:
+    """An argparse type: a match number as `referee matches` lists them."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= MAX_MATCH_ID:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a match number; `referee matches` lists them"
+        )
+    return number

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from voice import demo, simulate
-from voice.arguments import Parser, UsageError
+from voice import demo, devices_cli, export, listen, live, matches, model_cli, resume, simulate
+from voice.arguments import Parser, UsageError, one_line
+from voice.record import RecordError
 
-COMMANDS = (simulate, demo)
+COMMANDS = (simulate, resume, matches, export, live, listen, devices_cli, model_cli, demo)
 
 
 def parser() -> Parser:
@@ -24,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except UsageError as error:
-        sys.stderr.write(f"referee {args.command}: error: {error}\n")
+    except (UsageError, RecordError) as error:
+        sys.stderr.write(f"referee {args.command}: error: {one_line(str(error))}\n")
         return 2
 
 

@@ -23,7 +23,8 @@ class Device:
     default_rate: float
 
 
-def _sounddevice() -> Any:
+def backend() -> Any:
+    """The sounddevice module; DeviceError when PortAudio is missing."""
     try:
         import sounddevice
     except OSError as error:  # the PortAudio library itself is missing
@@ -33,7 +34,7 @@ def _sounddevice() -> Any:
 
 def devices() -> list[Device]:
     """Every input and output device; empty on a machine without a sound card."""
-    sd = _sounddevice()
+    sd = backend()
     return [
         Device(i, d["name"], d["max_input_channels"], d["max_output_channels"],
                d["default_samplerate"])
@@ -66,5 +67,15 @@ def find(spec: str, kind: str, role: str) -> Device:
 
 def play(samples: Any, rate: int, device: Device) -> None:
     """Play int16 samples on `device`, waiting until they have been heard."""
-    sd = _sounddevice()
-    sd.play(samples, rate, device=device.index, blocking=True)
+    backend().play(samples, rate, device=device.index, blocking=True)
+
+
+class DeviceOutput:
+    """An output device as the announcer's `Output`: the PA or the headset."""
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+
+    def play(self, samples: Any, rate: int) -> None:
+        """Play `samples`, returning once they have been played."""
+        play(samples, rate, self.device)

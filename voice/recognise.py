@@ -83,6 +83,11 @@ class Recogniser:
         self._partial = partial
         return Event(partial, final=False)
 
+    def reset(self) -> None:
+        """Forget the utterance in progress: what was fed so far yields no result."""
+        self._recogniser.Reset()
+        self._partial = ""
+
     def finish(self) -> str:
         """End the current utterance and return its final text ("" if nothing was heard)."""
         self._partial = ""
@@ -90,8 +95,7 @@ class Recogniser:
 
     def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
         """Recognise a whole recording at any rate; return the final text of each utterance."""
-        self._recogniser.Reset()
-        self._partial = ""
+        self.reset()
         pcm = to_pcm16_bytes(resample(samples, rate, TARGET_RATE))
         step = TARGET_RATE * chunk_ms // 1000 * 2
         texts = []

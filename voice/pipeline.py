@@ -1,0 +1,156 @@
+"""Audio → commands: one recogniser on one match's phrases, committing a complete partial early."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.command import Command, Kind
+from rules.vocabulary import Vocabulary
+from voice.audio import TARGET_RATE
+from voice.phrase_table import PhraseTable
+from voice.recognise import UNKNOWN, LoadedModel, Recogniser
+
+DEFAULT_THRESHOLD = 80.0  # Vocabulary.nearest confidence below which free-form text is not acted on
+SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One phrase the pipeline acted on: what was recognised and the command it means."""
+
+    text: str  # as the recogniser wrote it
+    phrase: str  # the Greek it stands for (the same text unless a phrase table is used)
+    command: Command | None  # None: not understood («δεν κατάλαβα»)
+    confidence: float  # 100 for an exact phrase, else Vocabulary.nearest's score
+    early: bool  # committed from a partial result, before the recogniser's endpoint
+    replaces: Command | None = None  # the early commit this final result contradicts
+
+
+class Listener:
+    """Feeds 16 kHz PCM to a recogniser restricted to `vocabulary` and turns results into commands.
+
+    With `early`, a partial result that Vocabulary.complete accepts is committed once it has
+    stood unchanged for `settle_ms` of audio (at once with 0). The utterance's final result then
+    only confirms it (and is not returned), or, when it says something else, is returned with
+    `replaces` set to the early command, to be undone first.
+    """
+
+    def __init__(
+        self,
+        model: LoadedModel,
+        vocabulary: Vocabulary,
+        *,
+        table: PhraseTable | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        early: bool = True,
+        settle_ms: int = 0,
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.table = table
+        self.threshold = threshold
+        self.early = early
+        self._settle = TARGET_RATE * settle_ms // 1000 * 2  # bytes of 16-bit audio
+        self._forms = {s: table.spell(s) if table else [s] for s in vocabulary.sentences}
+        # ValueError when no phrase at all can be recognised.
+        self.recogniser = Recogniser(model, [f for forms in self._forms.values() for f in forms])
+        self._committed: Command | None = None  # early commit of the utterance in progress
+        self._pending: Heard | None = None  # a complete partial, settling
+        self._pending_for = 0  # bytes of audio fed since it appeared
+
+    @property
+    def free_form(self) -> bool:
+        """True when the model takes no runtime grammar, so commands are matched by similarity."""
+        return self.recogniser.grammar is None
+
+    def feed(self, pcm16: bytes) -> Heard | None:
+        """Feed a chunk of audio; return what it made the pipeline act on, if anything."""
+        event = self.recogniser.feed(pcm16)
+        if event is not None and event.final:
+            return self._final(event.text)
+        if not self.early or self._committed is not None:
+            return None
+        if event is not None:
+            phrase = self._phrase(event.text)
+            command = self.vocabulary.complete(phrase)
+            self._pending = None if command is None else Heard(
+                event.text, phrase, command, 100.0, early=True
+            )
+            self._pending_for = 0
+        else:
+            self._pending_for += len(pcm16)
+        if self._pending is None or self._pending_for < self._settle:
+            return None
+        heard, self._pending = self._pending, None
+        self._committed = heard.command
+        return heard
+
+    def finish(self) -> Heard | None:
+        """End the utterance in progress (e.g. at the end of a recording) and act on its text."""
+        return self._final(self.recogniser.finish())
+
+    def reset(self) -> None:
+        """Drop the utterance in progress, e.g. while the assistant's own voice is on the PA."""
+        self.recogniser.reset()
+        self._committed = self._pending = None
+
+    def phrases(self) -> dict[Kind, dict[str, bool]]:
+        """Each command kind of the vocabulary → its phrases → whether the model can hear it."""
+        missing = set(self.recogniser.missing_words())
+        kinds: dict[Kind, dict[str, bool]] = {}
+        for sentence, forms in self._forms.items():
+            heard = any(not set(form.split()) & missing for form in forms)
+            kinds.setdefault(self.vocabulary.parse(sentence).kind, {})[sentence] = heard
+        return kinds
+
+    def _final(self, text: str) -> Heard | None:
+        committed, self._committed, self._pending = self._committed, None, None
+        command, confidence = self.understand(text)
+        if committed is not None and command == committed:
+            return None  # confirms what was committed early
+        if not text and committed is None:
+            return None
+        phrase = self._phrase(text)
+        return Heard(text, phrase, command, confidence, early=False, replaces=committed)
+
+    def understand(self, text: str) -> tuple[Command | None, float]:
+        """The command a final result's text means (None below the threshold), and confidence."""
+        phrase = self._phrase(text)
+        if not set(phrase.split()) - {UNKNOWN}:
+            return None, 0.0
+        command = self.vocabulary.parse(phrase)
+        if command is not None:
+            return command, 100.0
+        command, confidence = self.vocabulary.nearest(phrase)
+        return (command if confidence >= self.threshold else None), confidence
+
+    def _phrase(self, text: str) -> str:
+        return self.table.translate(text) if self.table else text
+
+
+def coverage_report(listener: Listener) -> list[str]:
+    """Lines saying which grammar words the model lacks and what that leaves of each command."""
+    missing = listener.recogniser.missing_words()
+    lines = [
+        f"the model's vocabulary lacks {len(missing)} grammar word(s), so vosk cannot hear "
+        f"them: {', '.join(missing)}"
+    ] if missing else []
+    for kind, phrases in listener.phrases().items():
+        heard = [f"«{phrase}»" for phrase, ok in phrases.items() if ok]
+        if not heard:
+            lines.append(f"  {kind}: UNREACHABLE, none of its phrases can be recognised")
+        elif len(heard) < len(phrases):
+            lines.append(f"  {kind}: still recognisable as {', '.join(heard)}")
+    return lines
+
+
+def speed_report(rtf: float, free_form: bool) -> list[str]:
+    """A line giving the decoding speed, and a warning when it cannot keep up with speech."""
+    mode = "free-form" if free_form else "grammar"
+    lines = [f"{mode} decoding takes {rtf:.2f}× real time"]
+    if rtf > SLOW_RTF:
+        lines.append(
+            f"WARNING: {mode} recognition cannot keep up with live speech on this machine "
+            f"(real-time factor {rtf:.2f} > {SLOW_RTF}): answers will lag further behind the "
+            "referee with every phrase; use a faster machine or a smaller model"
+        )
+    return lines

@@ -1,0 +1,47 @@
+"""`referee resume [MATCH]`: continue an interrupted match exactly where its record stops."""
+
+from __future__ import annotations
+
+import argparse
+
+from rules.command import Command, Kind
+from voice.arguments import UsageError, match_number
+from voice.ledger import Ledger
+from voice.record import Record
+from voice.simulate import Announcer, add_play_arguments, announcer, play, read_lines
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `resume` to the command line."""
+    resume = sub.add_parser("resume", help="continue a recorded match (the latest by default)")
+    resume.add_argument(
+        "match", nargs="?", type=match_number, metavar="MATCH",
+        help="the match number, as `referee matches` lists (default: the latest played)",
+    )
+    add_play_arguments(resume)
+    resume.set_defaults(run=run)
+
+
+def catch_up(ledger: Ledger, voice: Announcer) -> None:
+    """Voice what was recorded but never announced, then the score."""
+    for seq, said in ledger.unannounced():
+        voice.say(said)
+        ledger.mark_announced(seq)
+    voice.say(ledger.command(Command(Kind.SCORE)))
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee resume`."""
+    lines, where = read_lines(args.input)
+    voice = announcer(args)
+    with Record.open(args.db, create=False) as record:
+        match_id = record.latest() if args.match is None else args.match
+        if match_id is None:
+            raise UsageError(
+                f"{args.db} holds no match to resume; "
+                f"start one with `referee simulate --db {args.db}`"
+            )
+        ledger = Ledger(record, match_id)
+        catch_up(ledger, voice)
+        play(ledger, voice, lines, where)
+    return 0
