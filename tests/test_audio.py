@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.audio import read_wav, resample, to_pcm16_bytes
+from voice.audio import chunked, read_wav, resample, to_pcm16_bytes
 
 
 def sine(freq: float, rate: int, seconds: float = 2.0, amplitude: float = 0.5) -> np.ndarray:
@@ -131,3 +131,10 @@ def test_to_pcm16_bytes_passes_int16_through_and_rejects_other_ints() -> None:
     assert to_pcm16_bytes(ints) == ints.astype("<i2").tobytes()
     with pytest.raises(ValueError, match="int32"):
         to_pcm16_bytes(np.array([1, 2], dtype=np.int32))
+
+
+def test_chunked_cuts_pcm_as_a_sound_card_delivers_it() -> None:
+    pcm = bytes(range(256)) * 30  # 7680 bytes = 3840 samples = 240 ms at 16 kHz
+    pieces = chunked(pcm, 100)
+    assert [len(p) for p in pieces] == [3200, 3200, 1280]
+    assert b"".join(pieces) == pcm

@@ -128,3 +128,9 @@ def to_pcm16_bytes(samples: np.ndarray) -> bytes:
     if not np.issubdtype(x.dtype, np.floating):
         raise ValueError(f"expected float samples in [-1, 1] or int16, got {x.dtype}")
     return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
+
+
+def chunked(pcm16: bytes, chunk_ms: int) -> list[bytes]:
+    """16 kHz 16-bit PCM cut into `chunk_ms` pieces, as a sound card would deliver it."""
+    step = TARGET_RATE * chunk_ms // 1000 * 2
+    return [pcm16[start : start + step] for start in range(0, len(pcm16), step)]

@@ -13,7 +13,7 @@ from rules.command import Command
 from rules.discipline import DISCIPLINES, discipline
 from rules.vocabulary import Vocabulary
 from voice.arguments import UsageError
-from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
+from voice.audio import TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
 from voice.live import CHUNK_MS  # fed as the live loop's sound card delivers it
 from voice.model import ModelError
 from voice.phrase_table import PhraseTable
@@ -72,15 +72,15 @@ def listen(
 ) -> list[tuple[float, Heard]]:
     """Feed one recording through `listener` in `chunk_ms` chunks; (seconds into it, heard)."""
     listener.reset()
-    pcm = to_pcm16_bytes(resample(samples, rate, TARGET_RATE))
-    step = TARGET_RATE * chunk_ms // 1000 * 2
     heard = []
-    for start in range(0, len(pcm), step):
-        found = listener.feed(pcm[start : start + step])
+    fed = 0
+    for chunk in chunked(to_pcm16_bytes(resample(samples, rate, TARGET_RATE)), chunk_ms):
+        fed += len(chunk)
+        found = listener.feed(chunk)
         if found is not None:
-            heard.append((min(start + step, len(pcm)) / 2 / TARGET_RATE, found))
+            heard.append((fed / 2 / TARGET_RATE, found))
     last = listener.finish()
-    return [*heard, (len(pcm) / 2 / TARGET_RATE, last)] if last else heard
+    return [*heard, (fed / 2 / TARGET_RATE, last)] if last else heard
 
 
 def show(at: float, heard: Heard) -> str:

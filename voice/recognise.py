@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import vosk
 
-from voice.audio import TARGET_RATE, resample, to_pcm16_bytes
+from voice.audio import TARGET_RATE, chunked, resample, to_pcm16_bytes
 from voice.model import FETCH_HINT, ModelError, ModelInfo, check_model
 
 UNKNOWN = "[unk]"  # how results show speech outside the grammar, whatever the model calls it
@@ -96,11 +96,9 @@ class Recogniser:
     def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
         """Recognise a whole recording at any rate; return the final text of each utterance."""
         self.reset()
-        pcm = to_pcm16_bytes(resample(samples, rate, TARGET_RATE))
-        step = TARGET_RATE * chunk_ms // 1000 * 2
         texts = []
-        for start in range(0, len(pcm), step):
-            event = self.feed(pcm[start : start + step])
+        for chunk in chunked(to_pcm16_bytes(resample(samples, rate, TARGET_RATE)), chunk_ms):
+            event = self.feed(chunk)
             if event is not None and event.final:
                 texts.append(event.text)
         last = self.finish()
@@ -115,10 +113,8 @@ class Recogniser:
         return (time.perf_counter() - start) / seconds
 
     def _decode(self, samples: np.ndarray) -> None:
-        pcm = to_pcm16_bytes(samples)
-        step = TARGET_RATE // 10 * 2
-        for start in range(0, len(pcm), step):
-            self._recogniser.AcceptWaveform(pcm[start : start + step])
+        for chunk in chunked(to_pcm16_bytes(samples), 100):
+            self._recogniser.AcceptWaveform(chunk)
         self.finish()
 
     def _new_kaldi(self) -> vosk.KaldiRecognizer:
