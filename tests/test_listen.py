@@ -152,7 +152,7 @@ def test_a_missing_wav_and_bad_arguments_are_clear(
     code, _, err = referee("listen", "--model", model, "--wav", "x.wav", "--players", "Α")
     assert code == 2 and "--players needs exactly two surnames" in err
     code, _, err = referee("listen", "--model", model, "--wav", "x.wav", "--threshold", "120")
-    assert code == 2 and "--threshold must be between 0 and 100, got 120" in err
+    assert code == 2 and "--threshold: '120' is not a confidence from 0 to 100" in err
     bad = tmp_path / "table.toml"
     bad.write_text('"엄마 버스" = "πόντος"\n', encoding="utf-8")
     code, _, err = referee("listen", "--model", model, "--wav", "x.wav", "--phrase-table", str(bad))

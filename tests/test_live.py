@@ -188,3 +188,13 @@ def test_a_refused_early_commit_is_not_undone(tmp_path, korean_model, fake):
     loop.close()
     # The accepted point stays: only the refused early command was wrong.
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
+
+
+def test_run_refuses_a_threshold_outside_0_to_100(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "voice.cli", "run", "--discipline", "libre", "--distance", "10",
+         "--players", "Α,Β", "--model", "m", "--mic", "0", "--pa", "1", "--headset", "2",
+         "--threshold", "-5"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and "'-5' is not a confidence from 0 to 100" in done.stderr

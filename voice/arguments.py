@@ -82,3 +82,14 @@ def match_number(text: str) -> int:
             f"{text[:40]!r} is not a match number; `referee matches` lists them"
         )
     return number
+
+
+def confidence(text: str) -> float:
+    """An argparse type: a confidence threshold from 0 to 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a confidence from 0 to 100")
+    return value

@@ -12,7 +12,7 @@ import numpy as np
 from rules.command import Command
 from rules.discipline import DISCIPLINES, discipline
 from rules.vocabulary import Vocabulary
-from voice.arguments import UsageError
+from voice.arguments import UsageError, confidence
 from voice.audio import TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
 from voice.live import CHUNK_MS  # fed as the live loop's sound card delivers it
 from voice.model import ModelError
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="whose phrases to expect (default: libre)")
     parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
                         f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
-    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+    parser.add_argument("--threshold", type=confidence, default=DEFAULT_THRESHOLD,
                         help="the confidence (0-100) a phrase not heard exactly needs "
                         f"(default: {DEFAULT_THRESHOLD:g})")
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
@@ -48,8 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """`referee listen`."""
     players = _players(args.players)
-    if not 0 <= args.threshold <= 100:
-        raise UsageError(f"--threshold must be between 0 and 100, got {args.threshold:g}")
     table = _table(args.phrase_table)
     recordings = [(path, _read(path)) for path in args.wav]
     listener = _listener(args.model, Vocabulary(players, discipline(args.discipline)), table,

@@ -15,7 +15,13 @@ from rules.command import Command, Kind
 from rules.vocabulary import Vocabulary
 from voice import devices
 from voice.announcer import Announcer
-from voice.arguments import UsageError, add_db_argument, add_setup_arguments, setup_from
+from voice.arguments import (
+    UsageError,
+    add_db_argument,
+    add_setup_arguments,
+    confidence,
+    setup_from,
+)
 from voice.audio import TARGET_RATE
 from voice.ledger import Ledger
 from voice.model import ModelError
@@ -108,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run_parser.add_argument("--pa", required=True, help="the hall's output device")
     run_parser.add_argument("--headset", required=True, help="the referee's output device")
     run_parser.add_argument(
-        "--threshold", type=float, default=DEFAULT_THRESHOLD,
+        "--threshold", type=confidence, default=DEFAULT_THRESHOLD,
         help=f"free-form models: the confidence a command needs (default {DEFAULT_THRESHOLD:g})",
     )
     run_parser.add_argument(
