@@ -282,3 +282,34 @@ def test_settling_delays_the_commit_by_that_much_audio(
     assert [h for _, h in settled] == [h for _, h in at_once]
     delays = [round(b[0] - a[0], 2) for a, b in zip(at_once, settled, strict=True)]
     assert delays == [0.0, 0.3, 0.3, 0.3]  # «πόντος» waits for the final either way
+
+
+def test_listen_with_a_match_applies_what_it_hears_to_the_recorded_match(
+    referee, korean_model_dir: Path, recording: Path, table_file: Path, tmp_path: Path
+) -> None:
+    from rules.state import Setup
+    from voice.record import Record
+
+    db = tmp_path / "m.sqlite3"
+    with Record.open(db) as record:
+        number = record.create_match(Setup("libre", 30, PLAYERS))
+    code, out, err = referee("listen", "--model", str(korean_model_dir), "--wav", str(recording),
+                             "--phrase-table", str(table_file), "--db", str(db),
+                             "--match", str(number))
+    assert code == 0, err
+    # πόντος, άστοχο (the turn passes), πόντος έξω for the other player, then διόρθωση.
+    assert "[PA] Παπαδόπουλος 1" in out and "[PA] Κωνσταντίνου 1" in out
+    assert "[PA] ΔΙΟΡΘΩΣΗ · Παπαδόπουλος 1, Κωνσταντίνου 0" in out
+    with Record.open(db) as record:
+        loaded = record.load(number)
+    assert [e.command.kind for e in loaded.events] == [
+        Kind.POINT, Kind.MISS, Kind.POINT_OUT, Kind.UNDO]
+    assert all(e.announced for e in loaded.events)
+
+
+def test_listen_with_a_match_that_is_not_recorded_is_exit_2(
+    referee, korean_model_dir: Path, recording: Path, tmp_path: Path
+) -> None:
+    code, _, err = referee("listen", "--model", str(korean_model_dir), "--wav", str(recording),
+                           "--db", str(tmp_path / "none.sqlite3"), "--match", "3")
+    assert code == 2 and "none.sqlite3" in err

@@ -16,6 +16,7 @@ from voice import devices, live
 from voice.announcer import Announcer
 from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
 from voice.ledger import Ledger
+from voice.loop import LiveLoop
 from voice.phrase_table import PhraseTable
 from voice.pipeline import Listener
 from voice.record import Record
@@ -105,7 +106,7 @@ def make_loop(tmp_path, korean_model, discipline="three-cushion", clock=time.mon
     listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
     outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),
                "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}
-    return live.LiveLoop(listener, ledger, Announcer(Synthesiser(), outputs), clock), record
+    return LiveLoop(listener, ledger, Announcer(Synthesiser(), outputs), clock), record
 
 
 def test_spoken_phrases_become_recorded_commands_and_announcements(tmp_path, korean_model, fake):
@@ -198,3 +199,47 @@ def test_run_refuses_a_threshold_outside_0_to_100(tmp_path):
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 2 and "'-5' is not a confidence from 0 to 100" in done.stderr
+
+
+def test_run_continuing_a_match_refuses_a_second_set_up(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "voice.cli", "run", "--match", "1", "--discipline", "libre",
+         "--model", "m", "--mic", "0", "--pa", "1", "--headset", "2"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--match continues a recorded match with its own set-up: drop --discipline" \
+        in done.stderr
+
+
+def test_run_without_a_match_needs_the_whole_set_up(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "voice.cli", "run", "--discipline", "libre", "--model", "m",
+         "--mic", "0", "--pa", "1", "--headset", "2"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and "a new match needs --distance, --players" in done.stderr
+
+
+def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
+    tmp_path, korean_model_dir, fake
+):
+    from voice import cli
+
+    db = tmp_path / "m.sqlite3"
+    with Record.open(db) as record:
+        number = record.create_match(Setup("three-cushion", 5, PLAYERS))
+        record.append(number, 1, Command(Kind.POINT))  # recorded, then the process died
+    table = tmp_path / "table.toml"
+    table.write_text('"엄마" = "πόντος"\n"라디오" = "άστοχο"\n', encoding="utf-8")
+    fake.pcm = recording(tmp_path, ["엄마", "라디오"])
+    code = cli.main(["run", "--match", str(number), "--model", str(korean_model_dir),
+                     "--mic", "mic", "--pa", "PA", "--headset", "phones", "--db", str(db),
+                     "--phrase-table", str(table)])
+    assert code == 0
+    with Record.open(db) as record:
+        loaded = record.load(number)
+    assert [e.command.kind for e in loaded.events] == [Kind.POINT, Kind.POINT, Kind.MISS]
+    assert all(e.announced for e in loaded.events)
+    # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn.
+    assert [device for device, _ in fake.played] == [1, 1, 1, 1, 2]

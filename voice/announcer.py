@@ -28,6 +28,16 @@ class Voice(Protocol):
         """The speech for `text`."""
 
 
+class Speaker(Protocol):
+    """What voices utterances: the live `Announcer`, or a printer of text lines."""
+
+    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Voice `utterances`; `done` runs once they all have been."""
+
+    def close(self) -> None:
+        """Finish what is queued."""
+
+
 @dataclass
 class _Batch:
     utterances: list[Utterance]

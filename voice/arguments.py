@@ -36,18 +36,24 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
+SETUP_ARGUMENTS = ("discipline", "distance", "players", "first")
+
+
+def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
     """--discipline, --distance, --players and --first."""
-    parser.add_argument("--discipline", required=True, choices=list(DISCIPLINES))
-    parser.add_argument("--distance", required=True, type=int, help="points to play")
+    parser.add_argument("--discipline", required=required, choices=list(DISCIPLINES))
+    parser.add_argument("--distance", required=required, type=int, help="points to play")
     parser.add_argument(
-        "--players", required=True, help='the two surnames, "SURNAME_A,SURNAME_B"'
+        "--players", required=required, help='the two surnames, "SURNAME_A,SURNAME_B"'
     )
     parser.add_argument("--first", help="the surname of the player who breaks (default: A)")
 
 
 def setup_from(args: argparse.Namespace) -> Setup:
     """The match set-up the arguments describe; UsageError saying what is wrong."""
+    missing = [f"--{name}" for name in SETUP_ARGUMENTS[:3] if getattr(args, name) is None]
+    if missing:
+        raise UsageError(f"a new match needs {', '.join(missing)}")
     players = tuple(name.strip() for name in args.players.split(","))
     if len(players) != 2:
         raise UsageError(f'--players needs exactly two surnames "A,B", got {args.players!r}')

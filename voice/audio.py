@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 TARGET_RATE = 16000
+CHUNK_MS = 100  # audio a sound card hands over per callback in the live loop
 
 _PCM = 0x0001
 _IEEE_FLOAT = 0x0003

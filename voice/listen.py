@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -12,13 +13,16 @@ import numpy as np
 from rules.command import Command
 from rules.discipline import DISCIPLINES, discipline
 from rules.vocabulary import Vocabulary
-from voice.arguments import UsageError, confidence
-from voice.audio import TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
-from voice.live import CHUNK_MS  # fed as the live loop's sound card delivers it
+from voice.arguments import UsageError, add_db_argument, confidence, match_number
+from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
+from voice.ledger import Ledger
+from voice.loop import LiveLoop
 from voice.model import ModelError
 from voice.phrase_table import PhraseTable
 from voice.pipeline import DEFAULT_THRESHOLD, Heard, Listener, coverage_report, speed_report
 from voice.recognise import load_model
+from voice.record import Record
+from voice.simulate import Printer
 
 PLACEHOLDER_PLAYERS = ("Πρώτος", "Δεύτερος")
 
@@ -39,30 +43,51 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="the confidence (0-100) a phrase not heard exactly needs "
                         f"(default: {DEFAULT_THRESHOLD:g})")
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
-    parser.add_argument("--phrase-table", type=Path, metavar="TOML",
-                        help='testing with a non-Greek model: a TOML file of `word = "Greek '
-                        'text"` lines; the grammar is spelled in these words')
+    parser.add_argument(
+        "--match", type=match_number,
+        help="apply what is heard to this recorded match (in --db) and print its announcements",
+    )
+    add_db_argument(parser)
+    add_phrase_table_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """`referee listen`."""
     players = _players(args.players)
-    table = _table(args.phrase_table)
+    table = phrase_table(args.phrase_table)
     recordings = [(path, _read(path)) for path in args.wav]
-    listener = _listener(args.model, Vocabulary(players, discipline(args.discipline)), table,
-                         args.threshold)
-    for path, (samples, rate) in recordings:
-        heard = listen(listener, samples, rate)
-        if args.jsonl:
-            for at, h in heard:
-                sys.stdout.write(as_json(path, at, h) + "\n")
-        else:
-            sys.stdout.write(f"{path}:\n")
-            sys.stdout.writelines(f"  {show(at, h)}\n" for at, h in heard)
-            if not heard:
-                sys.stdout.write("  nothing heard\n")
+    if args.match is None:
+        listener = prepare(args.model, Vocabulary(players, discipline(args.discipline)), table,
+                           args.threshold)
+        for path, (samples, rate) in recordings:
+            _report(path, listen(listener, samples, rate), args.jsonl)
+        return 0
+    with Record.open(args.db, create=False) as record:
+        ledger = Ledger(record, args.match)
+        setup = ledger.match.setup
+        listener = prepare(args.model, Vocabulary(setup.players, setup.rules), table,
+                           args.threshold)
+        loop = LiveLoop(listener, ledger, Printer(sys.stdout, args.jsonl))
+        for path, (samples, rate) in recordings:
+            _report(path, listen(listener, samples, rate), args.jsonl, loop.act)
+        loop.close()
     return 0
+
+
+def _report(
+    path: Path,
+    heard: list[tuple[float, Heard]],
+    jsonl: bool,
+    act: Callable[[Heard], None] | None = None,
+) -> None:
+    """Print each phrase heard in one recording; with `act`, act on it right after."""
+    if not jsonl:
+        sys.stdout.write(f"{path}:\n" if heard else f"{path}:\n  nothing heard\n")
+    for at, h in heard:
+        sys.stdout.write((as_json(path, at, h) if jsonl else f"  {show(at, h)}") + "\n")
+        if act is not None:
+            act(h)
 
 
 def listen(
@@ -120,7 +145,15 @@ def _players(text: str | None) -> tuple[str, ...]:
     return players
 
 
-def _table(path: Path | None) -> PhraseTable | None:
+def add_phrase_table_argument(parser: argparse.ArgumentParser) -> None:
+    """--phrase-table: for testing the pipeline with a model of another language."""
+    parser.add_argument("--phrase-table", type=Path, metavar="TOML",
+                        help='testing with a non-Greek model: a TOML file of `word = "Greek '
+                        'text"` lines; the grammar is spelled in these words')
+
+
+def phrase_table(path: Path | None) -> PhraseTable | None:
+    """The table at `path` (None without one); UsageError naming the file's fault."""
     try:
         return PhraseTable.load(path) if path else None
     except ValueError as error:
@@ -136,12 +169,19 @@ def _read(path: Path) -> tuple[np.ndarray, int]:
         raise UsageError(f"--wav {error}; give a WAV recording (sox converts others)") from None
 
 
-def _listener(
-    model: Path, vocabulary: Vocabulary, table: PhraseTable | None, threshold: float
+def prepare(
+    model: Path,
+    vocabulary: Vocabulary,
+    table: PhraseTable | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    early: bool = True,
+    prog: str = "referee listen",
 ) -> Listener:
     """Load the model, build the pipeline and say on stderr what it can hear, and how fast."""
     try:
-        listener = Listener(load_model(model), vocabulary, table=table, threshold=threshold)
+        listener = Listener(
+            load_model(model), vocabulary, table=table, threshold=threshold, early=early
+        )
     except ModelError as error:
         raise UsageError(str(error)) from None
     except ValueError as error:  # not one phrase of the grammar is in the model's vocabulary
@@ -151,5 +191,5 @@ def _listener(
             " phrases")
     lines = [f"model {model}: {mode}", *coverage_report(listener),
              *speed_report(listener.recogniser.time_decode(), listener.free_form)]
-    sys.stderr.writelines(f"referee listen: {line}\n" for line in lines)
+    sys.stderr.writelines(f"{prog}: {line}\n" for line in lines)
     return listener

@@ -5,110 +5,37 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-import time
-from collections.abc import Callable
 from typing import TextIO
 
-from phrases.render import Utterance, render
-from rules.announcement import Announcement
-from rules.command import Command, Kind
 from rules.vocabulary import Vocabulary
 from voice import devices
 from voice.announcer import Announcer
 from voice.arguments import (
+    SETUP_ARGUMENTS,
     UsageError,
     add_db_argument,
     add_setup_arguments,
     confidence,
+    match_number,
     setup_from,
 )
-from voice.audio import TARGET_RATE
+from voice.audio import CHUNK_MS, TARGET_RATE
 from voice.ledger import Ledger
-from voice.model import ModelError
-from voice.pipeline import DEFAULT_THRESHOLD, Heard, Listener, coverage_report, speed_report
-from voice.recognise import load_model
+from voice.listen import add_phrase_table_argument, phrase_table, prepare
+from voice.loop import LiveLoop
+from voice.pipeline import DEFAULT_THRESHOLD
 from voice.record import Record, RecordError
-
-CHUNK_MS = 100  # audio the sound card hands over per callback
-TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
-
-
-class LiveLoop:
-    """Everything above the audio devices: audio chunks in, recorded commands, queued speech.
-
-    Runs on one thread; the announcer's thread only reports back which events it has voiced.
-    """
-
-    def __init__(
-        self,
-        listener: Listener,
-        ledger: Ledger,
-        announcer: Announcer,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.listener = listener
-        self.ledger = ledger
-        self.announcer = announcer
-        self.clock = clock
-        self._voiced: queue.Queue[int] = queue.Queue()
-        self._early_taken = False  # the early commit in progress was accepted by the rules
-        self._break_started: float | None = None
-        self._last_tick = 0.0
-
-    def on_audio(self, pcm16: bytes) -> Heard | None:
-        """Feed one chunk of microphone audio; act on what it completes."""
-        heard = self.listener.feed(pcm16)
-        if heard is not None:
-            self.act(heard)
-        self.idle()
-        return heard
-
-    def act(self, heard: Heard) -> None:
-        """Take what the listener heard: undo a contradicted early commit, then the command."""
-        if heard.replaces is not None and self._early_taken:
-            self._take(Command(Kind.UNDO))
-        self._early_taken = False
-        if heard.command is None:
-            self.announcer.say([render(Announcement("not_understood"))])
-            return
-        accepted = self._take(heard.command)
-        self._early_taken = heard.early and accepted
-
-    def idle(self) -> None:
-        """Between chunks: mark what has been voiced, and run the break clock (Article 5)."""
-        while not self._voiced.empty():
-            self.ledger.mark_announced(self._voiced.get())
-        if self.ledger.match.pause is None:
-            self._break_started = None
-            return
-        now = self.clock()
-        if self._break_started is None:
-            self._break_started = self._last_tick = now
-        elif now - self._last_tick >= TICK_SECONDS:
-            self._last_tick = now
-            self._take(Command(Kind.TICK, seconds=now - self._break_started))
-
-    def close(self) -> None:
-        """Let the announcer finish what is queued, and note what it voiced."""
-        self.announcer.close()
-        while not self._voiced.empty():
-            self.ledger.mark_announced(self._voiced.get())
-
-    def _take(self, command: Command) -> bool:
-        """Apply and voice `command`; True when the rules accepted it."""
-        utterances = self.ledger.command(command)
-        self._say(utterances, self.ledger.written)
-        return self.ledger.written is not None
-
-    def _say(self, utterances: list[Utterance], seq: int | None) -> None:
-        done = None if seq is None else (lambda: self._voiced.put(seq))
-        self.announcer.say(utterances, done=done)
+from voice.resume import catch_up
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `run` to the command line."""
     run_parser = sub.add_parser("run", help="the live voice loop: microphone, PA and headset")
-    add_setup_arguments(run_parser)
+    add_setup_arguments(run_parser, required=False)
+    run_parser.add_argument(
+        "--match", type=match_number,
+        help="continue this recorded match (its set-up comes from the record) instead of a new one",
+    )
     run_parser.add_argument("--model", required=True, help="the vosk model directory")
     run_parser.add_argument("--mic", required=True, help="input device id or name part")
     run_parser.add_argument("--pa", required=True, help="the hall's output device")
@@ -122,41 +49,49 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="wait for vosk's endpoint instead of committing a complete phrase at once",
     )
     add_db_argument(run_parser)
+    add_phrase_table_argument(run_parser)
     run_parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, err: TextIO = sys.stderr) -> int:
     """`referee run`: devices first (fail at once without them), then the model, then listen."""
-    setup = setup_from(args)
+    setup = None if args.match is not None else setup_from(args)
+    table = phrase_table(args.phrase_table)
+    given = [f"--{name}" for name in SETUP_ARGUMENTS if getattr(args, name) is not None]
+    if setup is None and given:
+        raise UsageError(f"--match continues a recorded match with its own set-up: drop {given[0]}")
     try:
         mic = devices.find(args.mic, "input", "--mic")
         outputs = {
             "pa": devices.DeviceOutput(devices.find(args.pa, "output", "--pa")),
             "headset": devices.DeviceOutput(devices.find(args.headset, "output", "--headset")),
         }
-        model = load_model(args.model)
-        record = Record.open(args.db)
-    except (devices.DeviceError, ModelError, RecordError) as error:
+        record = Record.open(args.db, create=setup is not None)
+    except (devices.DeviceError, RecordError) as error:
         raise UsageError(str(error)) from None
-    listener = Listener(
-        model, Vocabulary(setup.players, setup.rules), threshold=args.threshold,
-        early=not args.no_early,
-    )
-    for line in [*coverage_report(listener), *speed_report(listener.recogniser.time_decode(),
-                                                            listener.free_form)]:
-        err.write(line + "\n")
-    from voice.speak import Synthesiser
+    with record:
+        try:
+            ledger = Ledger(record, args.match) if setup is None else None
+            rules = ledger.match.setup if ledger else setup
+            listener = prepare(
+                args.model, Vocabulary(rules.players, rules.rules), table, args.threshold,
+                early=not args.no_early, prog="referee run",
+            )
+            ledger = ledger or Ledger(record, record.create_match(setup))
+        except RecordError as error:
+            raise UsageError(str(error)) from None
+        from voice.speak import Synthesiser
 
-    ledger = Ledger(record, record.create_match(setup))
-    loop = LiveLoop(listener, ledger, Announcer(Synthesiser(), outputs))
-    err.write(f"match {ledger.match_id} recorded in {args.db}; listening on {mic.name}\n")
-    try:
-        listen_to(mic, loop)
-    except KeyboardInterrupt:
-        err.write("stopped\n")
-    finally:
-        loop.close()
-        record.close()
+        loop = LiveLoop(listener, ledger, Announcer(Synthesiser(), outputs))
+        err.write(f"match {ledger.match_id} recorded in {args.db}; listening on {mic.name}\n")
+        try:
+            if setup is None:
+                catch_up(ledger, loop.announcer, loop.voiced)
+            listen_to(mic, loop)
+        except KeyboardInterrupt:
+            err.write("stopped\n")
+        finally:
+            loop.close()
     return 0
 
 

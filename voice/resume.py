@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from rules.command import Command, Kind
+from voice.announcer import Speaker
 from voice.arguments import UsageError, match_number
 from voice.ledger import Ledger
 from voice.record import Record
-from voice.simulate import Announcer, add_play_arguments, announcer, play, read_lines
+from voice.simulate import add_play_arguments, announcer, play, read_lines
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,11 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     resume.set_defaults(run=run)
 
 
-def catch_up(ledger: Ledger, voice: Announcer) -> None:
-    """Voice what was recorded but never announced, then the score."""
+def catch_up(ledger: Ledger, voice: Speaker, voiced: Callable[[int], None]) -> None:
+    """Voice what was recorded but never announced, then the score.
+
+    `voiced(seq)` runs once an event's announcements have been voiced.
+    """
     for seq, said in ledger.unannounced():
-        voice.say(said)
-        ledger.mark_announced(seq)
+        voice.say(said, done=lambda seq=seq: voiced(seq))
     voice.say(ledger.command(Command(Kind.SCORE)))
 
 
@@ -42,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
                 f"start one with `referee simulate --db {args.db}`"
             )
         ledger = Ledger(record, match_id)
-        catch_up(ledger, voice)
+        catch_up(ledger, voice, ledger.mark_announced)
         play(ledger, voice, lines, where)
     return 0

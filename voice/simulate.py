@@ -6,7 +6,7 @@ import argparse
 import io
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -38,7 +38,7 @@ def as_json(utterance: Utterance) -> str:
     return json.dumps({f: getattr(utterance, f) for f in fields}, ensure_ascii=False)
 
 
-class Announcer:
+class Printer:
     """Voices utterances as text or JSONL lines, and as WAV files of the PA ones if asked."""
 
     def __init__(self, out: TextIO, jsonl: bool = False, wav_dir: Path | None = None) -> None:
@@ -53,8 +53,8 @@ class Announcer:
             wav_dir.mkdir(parents=True, exist_ok=True)
             self.speaker = Synthesiser()
 
-    def say(self, utterances: list[Utterance]) -> None:
-        """Write (and render) each utterance, then flush: when this returns, it has been said."""
+    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Write (and render) each utterance and flush; then `done`: it has been said."""
         for utterance in utterances:
             self.out.write((as_json(utterance) if self.jsonl else show(utterance)) + "\n")
             if self.speaker is not None and utterance.channel == "pa":
@@ -62,6 +62,11 @@ class Announcer:
                 wav = self.wav_dir / f"{self.count:04d}-{utterance.code}.wav"
                 self.speaker.render_wav(utterance.text, wav)
         self.out.flush()
+        if done is not None:
+            done()
+
+    def close(self) -> None:
+        """Nothing is queued: every `say` has been written by the time it returns."""
 
     def state(self, match: Match) -> None:
         """The final state: one JSON object, or each player's statistics and the winner."""
@@ -77,7 +82,7 @@ class Announcer:
         self.out.write(f"νικητής: {state['winner'] or '-'}\n")
 
 
-def simulate(ledger: Ledger, lines: Iterable[str], announcer: Announcer) -> None:
+def simulate(ledger: Ledger, lines: Iterable[str], announcer: Printer) -> None:
     """Feed each phrase to the ledger and voice what it says, then write the final state."""
     for text in phrases(lines):
         said = ledger.hear(text)
@@ -118,12 +123,12 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
         raise UsageError(f"cannot read {where}: {error}") from None
 
 
-def announcer(args: argparse.Namespace) -> Announcer:
+def announcer(args: argparse.Namespace) -> Printer:
     """The announcer that --jsonl and --wav ask for, writing to standard output."""
-    return Announcer(sys.stdout, args.jsonl, args.wav)
+    return Printer(sys.stdout, args.jsonl, args.wav)
 
 
-def play(ledger: Ledger, voice: Announcer, lines: Iterable[str], where: str) -> None:
+def play(ledger: Ledger, voice: Printer, lines: Iterable[str], where: str) -> None:
     """Run the phrases of `lines` through the recorded match, as `simulate` and `resume` do."""
     try:
         simulate(ledger, lines, voice)
