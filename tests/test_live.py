@@ -243,3 +243,16 @@ def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
     assert all(e.announced for e in loaded.events)
     # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn.
     assert [device for device, _ in fake.played] == [1, 1, 1, 1, 2]
+
+
+def test_a_break_recorded_by_another_process_is_timed_by_the_loop(tmp_path, korean_model, fake):
+    now = [0.0]
+    loop, record = make_loop(tmp_path, korean_model, clock=lambda: now[0])
+    panel = Ledger(Record.open(record.path), loop.ledger.match_id)  # e.g. the control panel
+    panel.command(Command(Kind.BREAK))
+    for second in range(0, 302):
+        now[0] = float(second)
+        loop.idle()
+    loop.close()
+    kinds = [e.command.kind for e in record.load(1).events]
+    assert kinds == [Kind.BREAK, Kind.TICK, Kind.TICK] and loop.ledger.match.pause is None

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import sys
 
-from voice import demo, devices_cli, export, listen, live, matches, model_cli, resume, simulate
+from voice import (
+    demo,
+    devices_cli,
+    export,
+    listen,
+    live,
+    matches,
+    model_cli,
+    resume,
+    serve,
+    simulate,
+)
 from voice.arguments import Parser, UsageError, one_line
 from voice.record import RecordError
 
-COMMANDS = (simulate, resume, matches, export, live, listen, devices_cli, model_cli, demo)
+COMMANDS = (simulate, resume, matches, export, live, listen, devices_cli, model_cli, serve, demo)
 
 
 def parser() -> Parser:

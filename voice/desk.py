@@ -26,16 +26,19 @@ class UnknownMatch(RecordError):
 
 
 class Desk:
-    """The match record for asyncio code; every method may raise RecordError or UnknownMatch."""
+    """The match record for asyncio code, once opened; each read or write may raise RecordError."""
 
     def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def open(self) -> None:
+        """Open the record on a new worker thread; RecordError, and no thread, if it cannot be."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record")
         try:
-            self._record = self._worker.submit(Record.open, path).result()
+            self._record = self._worker.submit(Record.open, self.path).result()
         except RecordError:
             self._worker.shutdown()
             raise
-        self.path = self._record.path
 
     async def state(self, match_id: int) -> dict[str, Any]:
         """The scoreboard state of the match, with the server's time for the break countdown."""
@@ -47,7 +50,8 @@ class Desk:
         return await self._on(match_id, lambda: self._record.load(match_id).events)
 
     async def command(self, match_id: int, command: Command) -> Taken:
-        """Take `command` through the ledger, exactly as the voice loop does."""
+        """Take `command` through the ledger, exactly as the voice loop does; the event it
+        recorded is marked announced, since the reply carries the announcements."""
         return await self._take(match_id, lambda ledger: ledger.command(command))
 
     async def hear(self, match_id: int, text: str) -> Taken:
@@ -82,6 +86,8 @@ class Desk:
         def job() -> Taken:
             ledger = Ledger(self._record, match_id)
             said = act(ledger)
+            if ledger.written is not None:  # the reply shows it, as `simulate --jsonl` does
+                ledger.mark_announced(ledger.written)
             return ledger.written, said
 
         return await self._on(match_id, job)

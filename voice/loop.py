@@ -61,6 +61,7 @@ class LiveLoop:
         """Between chunks: mark what has been voiced, and run the break clock (Article 5)."""
         while not self._voiced.empty():
             self.ledger.mark_announced(self._voiced.get())
+        self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
         if self.ledger.match.pause is None:
             self._break_started = None
             return

@@ -5,9 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from rules.command import MAX_FRAME, Kind
+from rules.command import MAX_FRAME, Command, Kind
 
 Ball = Literal["white", "yellow", "red"]
 # Every command the referee may give; TICK is the break clock's, never a person's.
@@ -89,13 +89,37 @@ class CommandIn(BaseModel):
 
     kind: Control
     player: str | None = Field(None, max_length=200, description="STARTS, BREAK: a surname")
-    balls: list[Ball] = Field([], max_length=3, description="BALL_OFF: the balls off the table")
+    balls: list[Ball] = Field(
+        [], max_length=3, json_schema_extra={"uniqueItems": True},
+        description="BALL_OFF: the balls off the table",
+    )
     covered: list[tuple[Ball, Ball]] = Field(
         [], max_length=3, description="BALL_OFF: (ball, ball covering its spot)"
     )
     frames: list[Annotated[int, Field(ge=1, le=MAX_FRAME)]] = Field(
-        [], max_length=2, description="cadre ENTRÉES: the frame, or the two adjacent frames"
+        [], max_length=2, json_schema_extra={"uniqueItems": True},
+        description="cadre ENTRÉES: the frame, or the two adjacent frames",
     )
+
+    @field_validator("balls", "frames")
+    @classmethod
+    def _distinct(cls, items: list) -> list:
+        if len(set(items)) != len(items):
+            raise ValueError("each may be named once")
+        return items
+
+    def command(self) -> Command:
+        """The rules core's command."""
+        covered = tuple((ball, over) for ball, over in self.covered)
+        return Command(
+            Kind(self.kind), self.player, tuple(self.balls), covered, frames=tuple(self.frames)
+        )
+
+
+class Problem(BaseModel):
+    """Why a request was refused."""
+
+    detail: str
 
 
 class PhraseIn(BaseModel):
@@ -106,7 +130,7 @@ class PhraseIn(BaseModel):
     text: str = Field(max_length=500)
 
 
-class Taken(BaseModel):
+class Reply(BaseModel):
     """What a control request did: the event it recorded, if any, and what is announced."""
 
     recorded: int | None = Field(description="the event number, or null: nothing was recorded")

@@ -9,9 +9,9 @@ from dataclasses import asdict
 from typing import Any
 
 from phrases.render import Utterance
-from rules.command import Kind
+from rules.command import Command, Kind
 from rules.match import BREAK_SECONDS
-from rules.state import new_match
+from rules.state import Setup, new_match
 from rules.summary import summary
 from voice.record import Event, LoadedMatch
 from voice.session import Session
@@ -20,47 +20,43 @@ CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"
 REMINDERS = frozenset({"for_five", "for_three"})
 CLOCK = frozenset({Kind.BREAK, Kind.BREAK_END, Kind.TICK})  # events that say nothing of the balls
 
+Said = tuple[Event, list[Utterance]]  # an event and what the PA said when it was taken
 
-def in_force(events: tuple[Event, ...]) -> list[Event]:
-    """The events behind the match's history: each UNDO takes back the newest not of the clock.
 
-    This mirrors `rules.match._undo`; a test checks that both always agree.
-    """
-    kept: list[Event] = []
+def in_force(setup: Setup, events: tuple[Event, ...]) -> list[Said]:
+    """The events behind the match's history (what UNDO left), each with what the PA said."""
+    session = Session(new_match(setup))
+    kept: list[Said] = []
     for event in events:
-        if event.command.kind is not Kind.UNDO:
-            kept.append(event)
-            continue
-        spoken = [i for i, e in enumerate(kept) if e.command.kind is not Kind.TICK]
-        del kept[spoken[-1]]  # a recorded UNDO always had something to take back
+        said = [u for u in session.command(event.command) if u.channel == "pa"]
+        if event.command.kind is Kind.UNDO:
+            kept = _matching(kept, session.match.history)
+        else:
+            kept.append((event, said))
     return kept
 
 
 def board(loaded: LoadedMatch) -> dict[str, Any]:
     """The match's summary with each player's reminder, the latest zone call and the break start.
 
-    The call is what the PA said of the balls' position at the latest stroke in force; a
-    reminder («για πέντε») holds until the player it was said for scores again.
+    The call is what the PA said of the balls at the latest stroke in force; a reminder
+    («για πέντε») is the one said at the player's latest point in force.
     """
-    session = Session(new_match(loaded.setup))
     call: list[Utterance] = []
-    reminders: dict[str, tuple[Utterance, int]] = {}
+    reminders: dict[str, Utterance | None] = {}
     break_started = None
-    for event in in_force(loaded.events):
-        said = [u for u in session.command(event.command) if u.channel == "pa"]
+    for event, said in in_force(loaded.setup, loaded.events):
         if event.command.kind not in CLOCK:
             call = [u for u in said if u.code in CALLS]
         if event.command.kind is Kind.BREAK:
             break_started = event.created
         scorer = next((u.player for u in said if u.code == "score"), None)
-        for utterance in said:
-            if utterance.code in REMINDERS and scorer is not None:
-                reminders[scorer] = (utterance, _points(session, scorer))
+        if scorer is not None:
+            reminders[scorer] = next((u for u in said if u.code in REMINDERS), None)
     state = summary(loaded.match)
     for player in state["players"]:
-        reminder, points = reminders.get(player["surname"], (None, None))
-        held = reminder is not None and points == player["points"]
-        player["reminder"] = asdict(reminder) if held else None
+        reminder = reminders.get(player["surname"])
+        player["reminder"] = None if reminder is None else asdict(reminder)
     return {
         "match": loaded.id,
         "seq": loaded.last_seq,
@@ -71,5 +67,14 @@ def board(loaded: LoadedMatch) -> dict[str, Any]:
     }
 
 
-def _points(session: Session, surname: str) -> int:
-    return next(p.points for p in session.match.players if p.surname == surname)
+def _matching(kept: list[Said], history: tuple[Command, ...]) -> list[Said]:
+    """The kept events that the history after an UNDO still holds, in order.
+
+    UNDO drops one command and any clock tick that no longer changes anything, so the history
+    is a subsequence of the kept events' commands.
+    """
+    matched: list[Said] = []
+    for item in kept:
+        if len(matched) < len(history) and item[0].command == history[len(matched)]:
+            matched.append(item)
+    return matched

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import asdict
 from importlib.resources import files
@@ -17,22 +17,23 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
-from phrases.render import Utterance
-from rules.command import Command
 from voice.arguments import MAX_MATCH_ID
 from voice.desk import Desk, Taken, UnknownMatch
 from voice.record import RecordError
-from voice.schema import Board, CommandIn, Event, PhraseIn
-from voice.schema import Taken as TakenOut
+from voice.schema import Board, CommandIn, Event, PhraseIn, Problem, Reply
 from voice.watch import State, Watcher
 
 MatchId = Annotated[int, fastapi.Path(ge=1, le=MAX_MATCH_ID, description="the match number")]
+Credentials = Annotated[
+    HTTPAuthorizationCredentials | None,
+    Depends(HTTPBearer(auto_error=False, description="the --token given to `referee serve`")),
+]
 PAGES = ("board", "referee")
 WEB = files("voice").joinpath("web")
 
 
 def create_app(db: Path, token: str | None = None) -> FastAPI:
-    """The app over the match record `db` (opened now: RecordError if it cannot be).
+    """The app over the match record `db`, which it opens at startup and closes at shutdown.
 
     With `token`, every control request must carry `Authorization: Bearer <token>`.
     """
@@ -41,6 +42,7 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        desk.open()
         polling = asyncio.create_task(watcher.run())
         try:
             yield
@@ -54,11 +56,14 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
         title="carom-referee scoreboard",
         description="The hall scoreboard and the referee's control panel over the match record.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's documentation pages load their scripts from the internet
+        redoc_url=None,
     )
     app.mount("/static", StaticFiles(packages=[("voice", "web")]), name="static")
     app.add_exception_handler(UnknownMatch, _error(404))
     app.add_exception_handler(RecordError, _error(503))
     control = [Depends(_authorise(token))] if token else []
+    refused = _REFUSED if token else _BODY
     pages = {name: WEB.joinpath(f"{name}.html").read_text(encoding="utf-8") for name in PAGES}
 
     async def page(name: str, match: int) -> fastapi.Response:
@@ -81,7 +86,10 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
         """The scoreboard state of the match."""
         return await desk.state(match)
 
-    @app.get("/api/matches/{match}/events", response_model=list[Event], responses=_MISSING)
+    @app.get(
+        "/api/matches/{match}/events", response_model=list[Event], responses=_MISSING,
+        response_model_exclude_none=True,
+    )
     async def events(match: MatchId) -> list[dict[str, Any]]:
         """Every recorded event of the match, oldest first."""
         return [
@@ -89,23 +97,19 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
         ]
 
     @app.post(
-        "/api/matches/{match}/commands", response_model=TakenOut, dependencies=control,
-        responses=_REFUSED,
+        "/api/matches/{match}/commands", response_model=Reply, dependencies=control,
+        responses=refused,
     )
     async def command(match: MatchId, body: CommandIn) -> dict[str, Any]:
         """Give a command, as the voice loop does when it recognises the phrase that says it.
 
         A command the rules refuse is answered with the refusal and records nothing.
         """
-        try:
-            given = Command.from_dict(body.model_dump(mode="json", exclude_defaults=True))
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        return _taken(await desk.command(match, given))
+        return _taken(await desk.command(match, body.command()))
 
     @app.post(
-        "/api/matches/{match}/phrases", response_model=TakenOut, dependencies=control,
-        responses=_REFUSED,
+        "/api/matches/{match}/phrases", response_model=Reply, dependencies=control,
+        responses=refused,
     )
     async def phrase(match: MatchId, body: PhraseIn) -> dict[str, Any]:
         """Say a phrase, as the recogniser would transcribe it («πόντος», «διόρθωση» …)."""
@@ -117,6 +121,9 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
             shown = await desk.state(match)
         except UnknownMatch:
             await socket.close(code=4404, reason="no such match")
+            return
+        except RecordError:
+            await socket.close(code=1011, reason="the match record cannot be read")
             return
         await socket.accept()
         await socket.send_json(shown)
@@ -132,12 +139,16 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
 
 
 _MISSING: dict[int | str, dict[str, Any]] = {
-    404: {"description": "no such match"},
-    503: {"description": "the match record cannot be read"},
+    404: {"model": Problem, "description": "no such match"},
+    503: {"model": Problem, "description": "the match record cannot be read"},
+}
+_BODY: dict[int | str, dict[str, Any]] = {
+    **_MISSING,
+    400: {"model": Problem, "description": "the body is not JSON"},
 }
 _REFUSED: dict[int | str, dict[str, Any]] = {
-    **_MISSING,
-    401: {"description": "the token is missing or wrong"},
+    **_BODY,
+    401: {"model": Problem, "description": "the token is missing or wrong"},
 }
 
 
@@ -148,27 +159,20 @@ async def _push(socket: WebSocket, queue: asyncio.Queue[State]) -> None:
 
 def _taken(taken: Taken) -> dict[str, Any]:
     recorded, said = taken
-    return {"recorded": recorded, "utterances": [_spoken(u) for u in said]}
+    return {"recorded": recorded, "utterances": [asdict(u) for u in said]}
 
 
-def _spoken(utterance: Utterance) -> dict[str, Any]:
-    return asdict(utterance)
-
-
-def _error(status: int):  # noqa: ANN202 (Starlette's handler signature)
+def _error(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
     async def handler(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=status)
 
     return handler
 
 
-def _authorise(token: str):  # noqa: ANN202 (a FastAPI dependency)
-    bearer = HTTPBearer(auto_error=False, description="the --token given to `referee serve`")
+def _authorise(token: str) -> Callable[[Credentials], None]:
     expected = token.encode()
 
-    def authorise(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    ) -> None:
+    def authorise(credentials: Credentials) -> None:
         given = b"" if credentials is None else credentials.credentials.encode()
         if not secrets.compare_digest(given, expected):
             raise HTTPException(

@@ -41,13 +41,17 @@ class Watcher:
                 del self._watchers[match_id]
 
     async def run(self) -> None:
-        """Poll until cancelled; a match whose record cannot be read is logged and skipped."""
+        """Poll until cancelled; a record that cannot be read is logged, and polled again."""
         while True:
             await asyncio.sleep(self.interval)
-            await self.poll()
+            try:
+                await self.poll()
+            except RecordError as error:
+                log.warning("cannot read the match record: %s", error)
 
     async def poll(self) -> None:
-        """Push the current state to each watcher that has not seen the newest event."""
+        """Push the current state to each watcher that has not seen the newest event; a match
+        whose record cannot be read is logged once and skipped."""
         if not self._watchers:
             return
         newest = await self.desk.last_seqs(list(self._watchers))
