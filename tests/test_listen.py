@@ -88,6 +88,11 @@ def make_listener(model: LoadedModel, name: str = "libre", **options) -> Listene
                     **options)
 
 
+def early_listener(model: LoadedModel, **options) -> Listener:
+    """Committing complete partials early, and ending utterances on vosk's own endpoint."""
+    return make_listener(model, early=True, endpoint_ms=None, **options)
+
+
 def test_listen_turns_korean_speech_into_the_commands_of_the_table(
     referee, korean_model_dir: Path, recording: Path, table_file: Path
 ) -> None:
@@ -95,7 +100,9 @@ def test_listen_turns_korean_speech_into_the_commands_of_the_table(
                              "--phrase-table", str(table_file), "--jsonl")
     assert code == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
-    assert [(x["text"], x["command"]["kind"], x["early"]) for x in lines] == HEARD
+    # Early commits are on (as `referee listen` has them), but our endpoint comes first here.
+    assert [(x["text"], x["command"]["kind"], x["early"]) for x in lines] == [
+        (text, kind, False) for text, kind, _ in HEARD]
     assert {x["file"] for x in lines} == {str(recording)}
     assert lines[2]["phrase"] == "πόντος έξω" and lines[2]["replaces"] is None
     times = [x["at"] for x in lines]
@@ -114,7 +121,8 @@ def test_listen_prints_each_phrase_and_its_command(
     subprocess.run(["sox", str(tmp_path / "a.wav"), "-r", "8000", str(wav)], check=True)
     quiet = write_wav(tmp_path / "quiet.wav", np.zeros(22050, dtype=np.float32))
     code, out, err = referee("listen", "--model", str(korean_model_dir), "--wav", str(wav),
-                             str(quiet), "--phrase-table", str(table_file), "--players", "Α,Β")
+                             str(quiet), "--phrase-table", str(table_file), "--players", "Α,Β",
+                             "--early")
     assert code == 0, err
     first, early, final, second, nothing = out.splitlines()
     assert first == f"{wav}:"
@@ -170,14 +178,14 @@ def test_a_grammar_the_model_cannot_hear_at_all_is_exit_2(
 def test_a_confirmed_early_commit_is_not_returned_twice(
     korean_model: LoadedModel, recording: Path
 ) -> None:
-    heard = listen.listen(make_listener(korean_model), *read_wav(recording))
+    heard = listen.listen(early_listener(korean_model), *read_wav(recording))
     assert [(h.text, h.command.kind, h.early) for _, h in heard] == HEARD
 
 
-def test_without_early_commits_every_phrase_waits_for_the_final(
+def test_by_default_every_phrase_waits_for_its_final_result(
     korean_model: LoadedModel, recording: Path
 ) -> None:
-    listener = make_listener(korean_model, early=False)
+    listener = make_listener(korean_model)
     heard = [h for _, h in listen.listen(listener, *read_wav(recording))]
     assert [(h.text, h.early) for h in heard] == [(text, False) for text in SCRIPT]
 
@@ -187,7 +195,7 @@ def test_a_final_that_contradicts_the_early_commit_replaces_it(
 ) -> None:
     # «άστοχο» is complete, so it is committed before «έξω» is heard in the same breath.
     clip = write_wav(tmp_path / "x.wav", speech("라디오 버스", tmp_path))
-    heard = [h for _, h in listen.listen(make_listener(korean_model), *read_wav(clip))]
+    heard = [h for _, h in listen.listen(early_listener(korean_model), *read_wav(clip))]
     assert [(h.command, h.early, h.replaces) for h in heard] == [
         (Command(Kind.MISS), True, None), (None, False, Command(Kind.MISS))]
 
@@ -260,7 +268,7 @@ def grandfather(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_unsettled_partial_can_be_a_false_commit(
     korean_model: LoadedModel, grandfather: Path
 ) -> None:
-    heard = [h for _, h in listen.listen(make_listener(korean_model), *read_wav(grandfather))]
+    heard = [h for _, h in listen.listen(early_listener(korean_model), *read_wav(grandfather))]
     assert [(h.text, h.command, h.early, h.replaces) for h in heard] == [
         ("버스", Command(Kind.OUT), True, None),
         ("할아버지", Command(Kind.SCORE), False, Command(Kind.OUT))]
@@ -269,7 +277,7 @@ def test_an_unsettled_partial_can_be_a_false_commit(
 def test_a_partial_is_committed_once_it_has_settled(
     korean_model: LoadedModel, grandfather: Path
 ) -> None:
-    listener = make_listener(korean_model, settle_ms=300)
+    listener = early_listener(korean_model, settle_ms=300)
     assert [(h.text, h.early) for _, h in listen.listen(listener, *read_wav(grandfather))] == [
         ("할아버지", True)]
 
@@ -277,8 +285,8 @@ def test_a_partial_is_committed_once_it_has_settled(
 def test_settling_delays_the_commit_by_that_much_audio(
     korean_model: LoadedModel, recording: Path
 ) -> None:
-    at_once = listen.listen(make_listener(korean_model), *read_wav(recording))
-    settled = listen.listen(make_listener(korean_model, settle_ms=300), *read_wav(recording))
+    at_once = listen.listen(early_listener(korean_model), *read_wav(recording))
+    settled = listen.listen(early_listener(korean_model, settle_ms=300), *read_wav(recording))
     assert [h for _, h in settled] == [h for _, h in at_once]
     delays = [round(b[0] - a[0], 2) for a, b in zip(at_once, settled, strict=True)]
     assert delays == [0.0, 0.3, 0.3, 0.3]  # «πόντος» waits for the final either way

@@ -202,3 +202,18 @@ def test_check_model_rejects_a_graph_that_is_not_an_fst(tmp_path: Path) -> None:
 def test_load_model_turns_a_vosk_failure_into_a_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="vosk could not load the model"):
         load_model(fake_static_model(tmp_path, "<eps> 0\nένα 1\n"))
+
+
+def test_reset_forgets_audio_the_decoder_had_not_caught_up_with(
+    grammar_recogniser: Recogniser, speech: dict[str, Path], tmp_path: Path
+) -> None:
+    import numpy as np
+
+    samples, _ = read_wav(sox(speech["라디오"], tmp_path / "16k.wav", "rate", "16000"))
+    pcm = to_pcm16_bytes(samples)
+    grammar_recogniser.feed(pcm + bytes(1600))  # the word and 50 ms after it
+    grammar_recogniser.reset()
+    noise = to_pcm16_bytes(np.random.default_rng(1).normal(0, 0.0005, 16000 * 2))
+    events = [grammar_recogniser.feed(noise[i : i + 3200]) for i in range(0, len(noise), 3200)]
+    heard = [e.text for e in events if e is not None] + [grammar_recogniser.finish()]
+    assert "라디오" not in " ".join(heard)

@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_db_argument(parser)
     add_phrase_table_argument(parser)
+    add_early_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     recordings = [(path, _read(path)) for path in args.wav]
     if args.match is None:
         listener = prepare(args.model, Vocabulary(players, discipline(args.discipline)), table,
-                           args.threshold)
+                           args.threshold, args.early)
         for path, (samples, rate) in recordings:
             _report(path, listen(listener, samples, rate), args.jsonl)
         return 0
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         ledger = Ledger(record, args.match)
         setup = ledger.match.setup
         listener = prepare(args.model, Vocabulary(setup.players, setup.rules), table,
-                           args.threshold)
+                           args.threshold, args.early)
         loop = LiveLoop(listener, ledger, Printer(sys.stdout, args.jsonl))
         for path, (samples, rate) in recordings:
             _report(path, listen(listener, samples, rate), args.jsonl, loop.act)
@@ -145,6 +146,15 @@ def _players(text: str | None) -> tuple[str, ...]:
     return players
 
 
+def add_early_argument(parser: argparse.ArgumentParser) -> None:
+    """--early: also act on a complete partial result before the endpoint (off: see README)."""
+    parser.add_argument(
+        "--early", action="store_true",
+        help="also commit a complete phrase from a partial result, before the endpoint "
+        "(faster for some phrases, but makes false commits)",
+    )
+
+
 def add_phrase_table_argument(parser: argparse.ArgumentParser) -> None:
     """--phrase-table: for testing the pipeline with a model of another language."""
     parser.add_argument("--phrase-table", type=Path, metavar="TOML",
@@ -174,7 +184,7 @@ def prepare(
     vocabulary: Vocabulary,
     table: PhraseTable | None = None,
     threshold: float = DEFAULT_THRESHOLD,
-    early: bool = True,
+    early: bool = False,
     prog: str = "referee listen",
 ) -> Listener:
     """Load the model, build the pipeline and say on stderr what it can hear, and how fast."""

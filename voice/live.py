@@ -21,7 +21,7 @@ from voice.arguments import (
 )
 from voice.audio import CHUNK_MS, TARGET_RATE
 from voice.ledger import Ledger
-from voice.listen import add_phrase_table_argument, phrase_table, prepare
+from voice.listen import add_early_argument, add_phrase_table_argument, phrase_table, prepare
 from voice.loop import LiveLoop
 from voice.pipeline import DEFAULT_THRESHOLD
 from voice.record import Record, RecordError
@@ -44,12 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--threshold", type=confidence, default=DEFAULT_THRESHOLD,
         help=f"free-form models: the confidence a command needs (default {DEFAULT_THRESHOLD:g})",
     )
-    run_parser.add_argument(
-        "--no-early", action="store_true",
-        help="wait for vosk's endpoint instead of committing a complete phrase at once",
-    )
     add_db_argument(run_parser)
     add_phrase_table_argument(run_parser)
+    add_early_argument(run_parser)
     run_parser.set_defaults(run=run)
 
 
@@ -75,7 +72,7 @@ def run(args: argparse.Namespace, err: TextIO = sys.stderr) -> int:
             rules = ledger.match.setup if ledger else setup
             listener = prepare(
                 args.model, Vocabulary(rules.players, rules.rules), table, args.threshold,
-                early=not args.no_early, prog="referee run",
+                early=args.early, prog="referee run",
             )
             ledger = ledger or Ledger(record, record.create_match(setup))
         except RecordError as error:

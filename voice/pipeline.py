@@ -1,4 +1,5 @@
-"""Audio → commands: one recogniser on one match's phrases, committing a complete partial early."""
+"""Audio → commands: one recogniser on one match's phrases, ending utterances on our own
+endpoint and optionally committing a complete partial early."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from dataclasses import dataclass
 from rules.command import Command, Kind
 from rules.vocabulary import Vocabulary
 from voice.audio import TARGET_RATE
+from voice.endpoint import Endpointer
 from voice.phrase_table import PhraseTable
 from voice.recognise import UNKNOWN, LoadedModel, Recogniser
 
 DEFAULT_THRESHOLD = 80.0  # Vocabulary.nearest confidence below which free-form text is not acted on
+DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
 
@@ -29,10 +32,13 @@ class Heard:
 class Listener:
     """Feeds 16 kHz PCM to a recogniser restricted to `vocabulary` and turns results into commands.
 
-    With `early`, a partial result that Vocabulary.complete accepts is committed once it has
-    stood unchanged for `settle_ms` of audio (at once with 0). The utterance's final result then
-    only confirms it (and is not returned), or, when it says something else, is returned with
-    `replaces` set to the early command, to be undone first.
+    An utterance ends once `endpoint_ms` of non-speech audio follows speech (voice.endpoint),
+    well before vosk's own endpoint (which alone ends it with None): its final result is acted
+    on at once. With `early` (off by default: it makes false commits), a partial result that
+    Vocabulary.complete accepts is committed once it has stood unchanged for `settle_ms` of
+    audio (at once with 0). The utterance's final result then only confirms it (and is not
+    returned), or, when it says something else, is returned with `replaces` set to the early
+    command, to be undone first.
     """
 
     def __init__(
@@ -42,8 +48,9 @@ class Listener:
         *,
         table: PhraseTable | None = None,
         threshold: float = DEFAULT_THRESHOLD,
-        early: bool = True,
+        early: bool = False,
         settle_ms: int = 0,
+        endpoint_ms: int | None = DEFAULT_ENDPOINT_MS,
     ) -> None:
         self.vocabulary = vocabulary
         self.table = table
@@ -56,6 +63,8 @@ class Listener:
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
+        self.endpointer = None if endpoint_ms is None else Endpointer(endpoint_ms)
+        self._carry = b""  # audio after our endpoint, not yet fed: the next utterance's start
 
     @property
     def free_form(self) -> bool:
@@ -63,7 +72,21 @@ class Listener:
         return self.recogniser.grammar is None
 
     def feed(self, pcm16: bytes) -> Heard | None:
-        """Feed a chunk of audio; return what it made the pipeline act on, if anything."""
+        """Feed a chunk of audio; return what it made the pipeline act on, if anything.
+
+        Chunks are to be shorter than `endpoint_ms`, as a sound card delivers them: the audio
+        after an endpoint waits for the next chunk, so each feed ends one utterance at most.
+        """
+        if self.endpointer is None:
+            return self._hear(pcm16)
+        pcm16, self._carry = self._carry + pcm16, b""
+        end = self.endpointer.feed(pcm16)
+        if end is None:
+            return self._hear(pcm16)
+        self._carry = pcm16[end:]
+        return self._end(pcm16[:end])
+
+    def _hear(self, pcm16: bytes) -> Heard | None:
         event = self.recogniser.feed(pcm16)
         if event is not None and event.final:
             return self._final(event.text)
@@ -86,12 +109,16 @@ class Listener:
 
     def finish(self) -> Heard | None:
         """End the utterance in progress (e.g. at the end of a recording) and act on its text."""
-        return self._final(self.recogniser.finish())
+        carry, self._carry = self._carry, b""
+        return self._end(carry)
 
     def reset(self) -> None:
         """Drop the utterance in progress, e.g. while the assistant's own voice is on the PA."""
         self.recogniser.reset()
         self._committed = self._pending = None
+        self._carry = b""
+        if self.endpointer is not None:
+            self.endpointer.restart()
 
     def phrases(self) -> dict[Kind, dict[str, bool]]:
         """Each command kind of the vocabulary → its phrases → whether the model can hear it."""
@@ -102,7 +129,14 @@ class Listener:
             kinds.setdefault(self.vocabulary.parse(sentence).kind, {})[sentence] = heard
         return kinds
 
+    def _end(self, pcm16: bytes) -> Heard | None:
+        """Feed the last audio of the utterance, then end it, unless vosk's endpoint did."""
+        event = self.recogniser.feed(pcm16) if pcm16 else None
+        return self._final(event.text if event and event.final else self.recogniser.finish())
+
     def _final(self, text: str) -> Heard | None:
+        if self.endpointer is not None:
+            self.endpointer.restart()
         committed, self._committed, self._pending = self._committed, None, None
         command, confidence = self.understand(text)
         if committed is not None and command == committed:

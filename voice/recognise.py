@@ -84,8 +84,12 @@ class Recogniser:
         return Event(partial, final=False)
 
     def reset(self) -> None:
-        """Forget the utterance in progress: what was fed so far yields no result."""
-        self._recogniser.Reset()
+        """Forget the utterance in progress: what was fed so far yields no result.
+
+        vosk's Reset() keeps the audio its decoder has not caught up with yet, which would then
+        be heard; FinalResult() flushes it, and its text is dropped.
+        """
+        self._recogniser.FinalResult()
         self._partial = ""
 
     def finish(self) -> str:
