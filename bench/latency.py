@@ -48,8 +48,7 @@ from rules.grammar import parse
 from rules.match import apply
 from rules.state import Match, Setup, new_match
 from rules.vocabulary import Vocabulary
-from voice.audio import TARGET_RATE, read_wav, resample, to_pcm16_bytes
-from voice.live import CHUNK_MS
+from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
 from voice.phrase_table import PhraseTable
 from voice.pipeline import DEFAULT_ENDPOINT_MS, Listener
 from voice.recognise import Event, LoadedModel, Recogniser, load_model
@@ -142,12 +141,6 @@ def longest_pause(speech: np.ndarray) -> float:
     return float(np.max(np.diff(loud)) - 1) / TARGET_RATE
 
 
-def chunks(clip: Clip, chunk_ms: int) -> list[bytes]:
-    """The clip cut as a sound card would deliver it."""
-    step = TARGET_RATE * chunk_ms // 1000 * 2
-    return [clip.pcm[i : i + step] for i in range(0, len(clip.pcm), step)]
-
-
 def take(listener: Listener, clip: Clip, chunk_ms: int, match: Match, voice: Synthesiser) -> Take:
     """Feed `clip` chunk by chunk, then act on the first command as the live loop would.
 
@@ -157,7 +150,7 @@ def take(listener: Listener, clip: Clip, chunk_ms: int, match: Match, voice: Syn
     timed = listener.recogniser
     first = None
     compute, clock, replaced = 0.0, 0.0, False
-    for i, chunk in enumerate(chunks(clip, chunk_ms)):
+    for i, chunk in enumerate(chunked(clip.pcm, chunk_ms)):
         before = timed.spent
         start = time.perf_counter()
         heard = listener.feed(chunk)
@@ -205,7 +198,7 @@ def bare_decode(kaldi: vosk.KaldiRecognizer, clip: Clip, chunk_ms: int) -> float
     """Seconds vosk alone takes to transcribe `clip`, fed the same chunks: the result of each
     of its endpoints, then the final result."""
     start = time.perf_counter()
-    for chunk in chunks(clip, chunk_ms):
+    for chunk in chunked(clip.pcm, chunk_ms):
         if kaldi.AcceptWaveform(chunk):
             kaldi.Result()
     kaldi.FinalResult()
@@ -214,7 +207,7 @@ def bare_decode(kaldi: vosk.KaldiRecognizer, clip: Clip, chunk_ms: int) -> float
 
 def heard_all(listener: Listener, clip: Clip, chunk_ms: int) -> list[Command | None]:
     """Every command `listener` acts on in `clip`, the last one replacing any it contradicts."""
-    found = [listener.feed(chunk) for chunk in chunks(clip, chunk_ms)] + [listener.finish()]
+    found = [listener.feed(chunk) for chunk in chunked(clip.pcm, chunk_ms)] + [listener.finish()]
     commands: list[Command | None] = []
     for heard in filter(None, found):
         if heard.replaces is not None:
