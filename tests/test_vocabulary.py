@@ -7,10 +7,9 @@ from match_helpers import PLAYERS
 
 from rules.command import Command, Kind
 from rules.discipline import discipline
-from rules.vocabulary import Vocabulary
+from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
 
 CORPUS = Path(__file__).parent / "data" / "transcripts.tsv"
-THRESHOLD = 80.0  # the live loop's default confidence threshold
 
 
 def corpus() -> list[tuple[str, str, str]]:
@@ -34,7 +33,7 @@ def expected_command(expected: str) -> Command | None:
 
 def heard_command(heard: str, name: str) -> Command | None:
     command, score = Vocabulary(PLAYERS, discipline(name)).nearest(heard)
-    return command if score >= THRESHOLD else None
+    return command if score >= DEFAULT_THRESHOLD else None
 
 
 def test_corpus_accuracy_and_no_wrong_command():

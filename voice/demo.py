@@ -9,13 +9,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TextIO
 
-import numpy as np
-
 from rules.state import Setup, new_match
 from voice import devices
 from voice.session import Session
 from voice.simulate import phrases, show
-from voice.speak import Synthesiser
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 GAP_SECONDS = 0.4
@@ -50,6 +47,10 @@ def demo(
     script: list[str], wav_dir: Path, out: TextIO, speaker: devices.Device | None
 ) -> Path | None:
     """Voice the demo match on `speaker`, or without one into `wav_dir` (returns demo.wav)."""
+    import numpy as np  # loaded here, not on every `referee` command
+
+    from voice.speak import Synthesiser
+
     session = Session(new_match(Setup("libre", 8, PLAYERS)))
     voice = Synthesiser()
     spoken: list[np.ndarray] = []

@@ -7,22 +7,24 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rules.command import Command
 from rules.discipline import DISCIPLINES, discipline
-from rules.vocabulary import Vocabulary
+from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
 from voice.arguments import UsageError, add_db_argument, confidence, match_number
 from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
 from voice.ledger import Ledger
 from voice.loop import LiveLoop
 from voice.model import ModelError
 from voice.phrase_table import PhraseTable
-from voice.pipeline import DEFAULT_THRESHOLD, Heard, Listener, coverage_report, speed_report
-from voice.recognise import load_model
 from voice.record import Record
 from voice.simulate import Printer
+
+if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
+    from voice.pipeline import Heard, Listener
 
 PLACEHOLDER_PLAYERS = ("Πρώτος", "Δεύτερος")
 
@@ -39,9 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="whose phrases to expect (default: libre)")
     parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
                         f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
-    parser.add_argument("--threshold", type=confidence, default=DEFAULT_THRESHOLD,
-                        help="the confidence (0-100) a phrase not heard exactly needs "
-                        f"(default: {DEFAULT_THRESHOLD:g})")
+    add_threshold_argument(parser)
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
     parser.add_argument(
         "--match", type=match_number,
@@ -146,6 +146,13 @@ def _players(text: str | None) -> tuple[str, ...]:
     return players
 
 
+def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
+    """--threshold: the confidence free-form text needs to become a command."""
+    parser.add_argument("--threshold", type=confidence, default=DEFAULT_THRESHOLD,
+                        help="the confidence (0-100) a phrase not heard exactly needs "
+                        f"(default: {DEFAULT_THRESHOLD:g})")
+
+
 def add_early_argument(parser: argparse.ArgumentParser) -> None:
     """--early: also act on a complete partial result before the endpoint (off: see README)."""
     parser.add_argument(
@@ -188,6 +195,9 @@ def prepare(
     prog: str = "referee listen",
 ) -> Listener:
     """Load the model, build the pipeline and say on stderr what it can hear, and how fast."""
+    from voice.pipeline import Listener, coverage_report, speed_report
+    from voice.recognise import load_model
+
     try:
         listener = Listener(
             load_model(model), vocabulary, table=table, threshold=threshold, early=early

@@ -15,15 +15,19 @@ from voice.arguments import (
     UsageError,
     add_db_argument,
     add_setup_arguments,
-    confidence,
     match_number,
     setup_from,
 )
 from voice.audio import CHUNK_MS, TARGET_RATE
 from voice.ledger import Ledger
-from voice.listen import add_early_argument, add_phrase_table_argument, phrase_table, prepare
+from voice.listen import (
+    add_early_argument,
+    add_phrase_table_argument,
+    add_threshold_argument,
+    phrase_table,
+    prepare,
+)
 from voice.loop import LiveLoop
-from voice.pipeline import DEFAULT_THRESHOLD
 from voice.record import Record, RecordError
 from voice.resume import catch_up
 
@@ -40,10 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run_parser.add_argument("--mic", required=True, help="input device id or name part")
     run_parser.add_argument("--pa", required=True, help="the hall's output device")
     run_parser.add_argument("--headset", required=True, help="the referee's output device")
-    run_parser.add_argument(
-        "--threshold", type=confidence, default=DEFAULT_THRESHOLD,
-        help=f"free-form models: the confidence a command needs (default {DEFAULT_THRESHOLD:g})",
-    )
+    add_threshold_argument(run_parser)
     add_db_argument(run_parser)
     add_phrase_table_argument(run_parser)
     add_early_argument(run_parser)

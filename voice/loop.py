@@ -5,13 +5,16 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from phrases.render import Utterance, render
 from rules.announcement import Announcement
 from rules.command import Command, Kind
 from voice.announcer import Speaker
 from voice.ledger import Ledger
-from voice.pipeline import Heard, Listener
+
+if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
+    from voice.pipeline import Heard, Listener
 
 TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
 

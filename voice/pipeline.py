@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.command import Command, Kind
-from rules.vocabulary import Vocabulary
+from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
 from voice.audio import TARGET_RATE
 from voice.endpoint import Endpointer
 from voice.phrase_table import PhraseTable
 from voice.recognise import UNKNOWN, LoadedModel, Recogniser
 
-DEFAULT_THRESHOLD = 80.0  # Vocabulary.nearest confidence below which free-form text is not acted on
 DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
