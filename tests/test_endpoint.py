@@ -197,14 +197,16 @@ class Watched:
 
     def __init__(self, listener: Listener) -> None:
         self.inner, self.fed, self.count = listener.recogniser, [], 0
+        self.partials: list[bool] = []  # whether each feed asked vosk for partial results
         listener.recogniser = self
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
-    def feed(self, pcm16: bytes) -> object:
+    def feed(self, pcm16: bytes, *, partials: bool = True) -> object:
         self.fed.append(pcm16)
-        return self.inner.feed(pcm16)
+        self.partials.append(partials)
+        return self.inner.feed(pcm16, partials=partials)
 
     def finish(self) -> str:
         self.fed.append("finish")
@@ -229,6 +231,26 @@ def test_vosk_gets_all_the_audio_once_cut_at_the_endpoints(
     cuts = [len(b"".join(x for x in vosk.fed[:i] if x != "finish")) / MS
             for i, x in enumerate(vosk.fed) if x == "finish"]
     assert cuts == endpoints(pcm)
+
+
+def test_partial_results_are_asked_for_only_while_an_early_commit_can_come(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    audio, _ = clip("라디오 버스", tmp_path)
+    pcm = to_pcm16_bytes(audio)
+    chunks = [pcm[i : i + CHUNK_MS * MS] for i in range(0, len(pcm), CHUNK_MS * MS)]
+    late = make_listener(korean_model)
+    asked = Watched(late).partials
+    assert [h.text for h in map(late.feed, chunks) if h] == ["라디오 버스"]
+    assert asked and not any(asked)
+    early = make_listener(korean_model, early=True)
+    asked = Watched(early).partials
+    heard = [early.feed(chunk) for chunk in chunks]
+    commit = next(i for i, h in enumerate(heard) if h and h.early)
+    final = next(i for i, h in enumerate(heard) if h and not h.early)
+    # until the commit, not from it to the end of the utterance, again after it
+    assert asked == [True] * (commit + 1) + [False] * (final - commit) + [True] * (
+        len(chunks) - final - 1)
 
 
 @pytest.mark.parametrize("end", ["finish", "reset"])

@@ -11,7 +11,7 @@ import pytest
 
 from voice.audio import read_wav, to_pcm16_bytes
 from voice.model import ModelError, check_model
-from voice.recognise import UNKNOWN, LoadedModel, Recogniser, load_model
+from voice.recognise import UNKNOWN, Event, LoadedModel, Recogniser, load_model
 
 # Words espeak-ng's Korean voice says well enough for the small Korean model, checked in both
 # free-form and grammar mode; the numbers are distractors the grammar must choose against.
@@ -217,3 +217,13 @@ def test_reset_forgets_audio_the_decoder_had_not_caught_up_with(
     events = [grammar_recogniser.feed(noise[i : i + 3200]) for i in range(0, len(noise), 3200)]
     heard = [e.text for e in events if e is not None] + [grammar_recogniser.finish()]
     assert "라디오" not in " ".join(heard)
+
+
+def test_feed_without_partials_gives_only_the_final(
+    grammar_recogniser: Recogniser, speech: dict[str, Path], tmp_path: Path
+) -> None:
+    clip = sox(speech[PHRASE], tmp_path / "16k.wav", "rate", "16000", "pad", "0", "1.5")
+    pcm = to_pcm16_bytes(read_wav(clip)[0])
+    events = [grammar_recogniser.feed(pcm[i : i + 3200], partials=False)
+              for i in range(0, len(pcm), 3200)]
+    assert [e for e in events if e is not None] == [Event(PHRASE, final=True)]

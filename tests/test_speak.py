@@ -48,7 +48,8 @@ SAME_SOUND = [("nt", "d"), ("nd", "d"), ("i;", ";"), ("sj", "s;")]
 
 @pytest.fixture(scope="module")
 def synth() -> Synthesiser:
-    return Synthesiser()
+    """A synthesiser that keeps nothing: every render is synthesised."""
+    return Synthesiser(cache=0)
 
 
 def wav_stats(path: Path) -> tuple[int, float, float]:
@@ -232,3 +233,48 @@ def test_a_render_that_lost_its_audio_is_retried(
     samples, _ = synth.render(SHORT)
     assert passes == [SHORT, SHORT]
     assert samples.any()
+
+
+def counted(voice: Synthesiser, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts `voice` synthesises from now on (each pass, retries included)."""
+    real, texts = voice._synthesise, []
+
+    def synthesise(text: str, path: Path) -> tuple[np.ndarray, int]:
+        texts.append(text)
+        return real(text, path)
+
+    monkeypatch.setattr(voice, "_synthesise", synthesise)
+    return texts
+
+
+def test_a_text_said_again_comes_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    voice = Synthesiser(cache=2)
+    synthesised = counted(voice, monkeypatch)
+    first, rate = voice.render(SHORT)
+    again, again_rate = voice.render(SHORT)
+    assert synthesised == [SHORT]
+    assert again is first and again_rate == rate and first.any()
+    assert not again.flags.writeable  # shared, so nobody may change it
+    assert (voice.cache_info().hits, voice.cache_info().misses) == (1, 1)
+
+
+def test_the_cache_keeps_the_texts_said_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    voice = Synthesiser(cache=2)
+    synthesised = counted(voice, monkeypatch)
+    for text in [SHORT, LONG, SHORT, "ντεντάν", LONG]:  # LONG was the least recent: dropped
+        voice.render(text)
+    assert synthesised == [SHORT, LONG, "ντεντάν", LONG]
+
+
+def test_a_failed_render_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    voice = Synthesiser(cache=2)
+
+    def lost(text: str, path: Path) -> tuple[np.ndarray, int]:
+        raise SpeechError(f"espeak-ng wrote no audio for {text!r}")
+
+    monkeypatch.setattr(voice, "_synthesise", lost)
+    with pytest.raises(SpeechError):
+        voice.render(SHORT)
+    monkeypatch.undo()
+    samples, _ = voice.render(SHORT)
+    assert samples.any() and voice.cache_info().misses == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from voice.audio import TARGET_RATE
@@ -61,7 +63,11 @@ class Endpointer:
 
 
 def _levels(pcm16: bytes) -> list[float]:
-    """The RMS level in dBFS of each whole 10 ms frame of `pcm16`."""
-    frames = np.frombuffer(pcm16, "<i2").astype(np.float64).reshape(-1, FRAME // 2)
-    rms = np.sqrt(np.mean(frames**2, axis=1)) / 32768.0
-    return (20 * np.log10(np.maximum(rms, 1e-6))).tolist()
+    """The RMS level in dBFS of each whole 10 ms frame of `pcm16` (-120 for digital silence).
+
+    As few numpy calls as can be: they run right after vosk's, on CPU caches full of vosk's
+    data, where each costs several times what it does warm."""
+    frames = np.frombuffer(pcm16, "<i2").reshape(-1, FRAME // 2).astype(np.float32)
+    energy = (frames * frames).sum(axis=1).tolist()
+    full = FRAME // 2 * 32768.0**2  # the energy of a full-scale frame
+    return [10 * math.log10(max(e / full, 1e-12)) for e in energy]

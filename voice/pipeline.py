@@ -86,10 +86,11 @@ class Listener:
         return self._end(pcm16[:end])
 
     def _hear(self, pcm16: bytes) -> Heard | None:
-        event = self.recogniser.feed(pcm16)
+        wanted = self.early and self._committed is None  # a partial could be committed
+        event = self.recogniser.feed(pcm16, partials=wanted)
         if event is not None and event.final:
             return self._final(event.text)
-        if not self.early or self._committed is not None:
+        if not wanted:
             return None
         if event is not None:
             phrase = self._phrase(event.text)
@@ -130,7 +131,7 @@ class Listener:
 
     def _end(self, pcm16: bytes) -> Heard | None:
         """Feed the last audio of the utterance, then end it, unless vosk's endpoint did."""
-        event = self.recogniser.feed(pcm16) if pcm16 else None
+        event = self.recogniser.feed(pcm16, partials=False) if pcm16 else None
         return self._final(event.text if event and event.final else self.recogniser.finish())
 
     def _final(self, text: str) -> Heard | None:

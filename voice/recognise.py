@@ -71,17 +71,20 @@ class Recogniser:
         """Words of the phrases that the model's vocabulary lacks, in first-seen order."""
         return list(self._missing)
 
-    def feed(self, pcm16: bytes) -> Event | None:
-        """Feed a chunk of audio; return a final result at an endpoint, a new partial, or None."""
+    def feed(self, pcm16: bytes, *, partials: bool = True) -> Event | None:
+        """Feed a chunk of audio; return a final result at an endpoint, a new partial result
+        (asked of vosk only with `partials`: each costs a best-path search), or None."""
         if self._recogniser.AcceptWaveform(pcm16):
             self._partial = ""
             text = self._clean(json.loads(self._recogniser.Result())["text"])
             return Event(text, final=True) if text else None
-        partial = self._clean(json.loads(self._recogniser.PartialResult())["partial"])
-        if not partial or partial == self._partial:
+        if not partials:
             return None
-        self._partial = partial
-        return Event(partial, final=False)
+        text = self._clean(json.loads(self._recogniser.PartialResult())["partial"])
+        if not text or text == self._partial:
+            return None
+        self._partial = text
+        return Event(text, final=False)
 
     def reset(self) -> None:
         """Forget the utterance in progress: what was fed so far yields no result.

@@ -19,6 +19,9 @@ GREEK_VOICE_ID = "grk/el"
 # runs while vosk decodes on the other core); a fresh pass then succeeds.
 ATTEMPTS = 3
 RATE = 175  # words per minute: espeak-ng's own default (pyttsx3 alone would use 200)
+# Texts whose speech is kept: a match repeats few (the low runs, the names, «για πέντε»); about
+# 60 kB each, so some 15 MB.
+CACHE_SIZE = 256
 
 # espeak-ng is one global synthesiser per process, so renders must not interleave.
 _RENDER_LOCK = threading.Lock()
@@ -86,10 +89,12 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
 
 
 class Synthesiser:
-    """Speaks Greek text with espeak-ng's Greek voice into WAV files or sample arrays."""
+    """Speaks Greek text with espeak-ng's Greek voice into WAV files or sample arrays; keeps the
+    samples of the `cache` texts rendered last, to give them again without synthesis."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: int = CACHE_SIZE) -> None:
         self._engine, self.voice = _engine()
+        self._kept = functools.lru_cache(maxsize=cache)(self._fresh)
 
     @property
     def voice_id(self) -> str:
@@ -103,9 +108,18 @@ class Synthesiser:
         return path
 
     def render(self, text: str) -> tuple[np.ndarray, int]:
-        """Speak `text` and return (int16 mono samples, sample rate)."""
+        """Speak `text` and return (int16 mono samples, read-only, sample rate)."""
+        return self._kept(text)
+
+    def cache_info(self) -> functools._CacheInfo:
+        """How many renders came from the cache (hits) and how many were synthesised (misses)."""
+        return self._kept.cache_info()
+
+    def _fresh(self, text: str) -> tuple[np.ndarray, int]:
         with tempfile.TemporaryDirectory(prefix="speak-") as tmp:
-            return self._synthesise(text, Path(tmp) / "speech.wav")
+            samples, rate = self._synthesise(text, Path(tmp) / "speech.wav")
+        samples.flags.writeable = False  # shared by every later render of the same text
+        return samples, rate
 
     def _synthesise(self, text: str, path: Path) -> tuple[np.ndarray, int]:
         """Render `text` to `path`, retrying when pyttsx3 loses the audio (SpeechError at last)."""
