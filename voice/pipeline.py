@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from rules.command import Command, Kind
 from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
 from voice.audio import TARGET_RATE
-from voice.endpoint import Endpointer
+from voice.endpoint import Gate
 from voice.phrase_table import PhraseTable
 from voice.recognise import UNKNOWN, LoadedModel, Recogniser
 
 DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
+DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
 
@@ -33,7 +34,9 @@ class Listener:
 
     An utterance ends once `endpoint_ms` of non-speech audio follows speech (voice.endpoint),
     well before vosk's own endpoint (which alone ends it with None): its final result is acted
-    on at once. With `early` (off by default: it makes false commits), a partial result that
+    on at once. vosk decodes each utterance from `preroll_ms` before its speech starts (None:
+    all the audio, the quiet between utterances too, which costs CPU and hears nothing).
+    With `early` (off by default: it makes false commits), a partial result that
     Vocabulary.complete accepts is committed once it has stood unchanged for `settle_ms` of
     audio (at once with 0). The utterance's final result then only confirms it (and is not
     returned), or, when it says something else, is returned with `replaces` set to the early
@@ -50,6 +53,7 @@ class Listener:
         early: bool = False,
         settle_ms: int = 0,
         endpoint_ms: int | None = DEFAULT_ENDPOINT_MS,
+        preroll_ms: int | None = DEFAULT_PREROLL_MS,
     ) -> None:
         self.vocabulary = vocabulary
         self.table = table
@@ -62,8 +66,7 @@ class Listener:
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
-        self.endpointer = None if endpoint_ms is None else Endpointer(endpoint_ms)
-        self._carry = b""  # audio after our endpoint, not yet fed: the next utterance's start
+        self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
 
     @property
     def free_form(self) -> bool:
@@ -76,14 +79,12 @@ class Listener:
         Chunks are to be shorter than `endpoint_ms`, as a sound card delivers them: the audio
         after an endpoint waits for the next chunk, so each feed ends one utterance at most.
         """
-        if self.endpointer is None:
+        if self.gate is None:
             return self._hear(pcm16)
-        pcm16, self._carry = self._carry + pcm16, b""
-        end = self.endpointer.feed(pcm16)
-        if end is None:
-            return self._hear(pcm16)
-        self._carry = pcm16[end:]
-        return self._end(pcm16[:end])
+        audio, ends = self.gate.feed(pcm16)
+        if ends:
+            return self._end(audio)
+        return self._hear(audio) if audio else None
 
     def _hear(self, pcm16: bytes) -> Heard | None:
         wanted = self.early and self._committed is None  # a partial could be committed
@@ -109,16 +110,14 @@ class Listener:
 
     def finish(self) -> Heard | None:
         """End the utterance in progress (e.g. at the end of a recording) and act on its text."""
-        carry, self._carry = self._carry, b""
-        return self._end(carry)
+        return self._end(self.gate.finish() if self.gate else b"")
 
     def reset(self) -> None:
         """Drop the utterance in progress, e.g. while the assistant's own voice is on the PA."""
         self.recogniser.reset()
         self._committed = self._pending = None
-        self._carry = b""
-        if self.endpointer is not None:
-            self.endpointer.restart()
+        if self.gate is not None:
+            self.gate.drop()
 
     def phrases(self) -> dict[Kind, dict[str, bool]]:
         """Each command kind of the vocabulary → its phrases → whether the model can hear it."""
@@ -135,8 +134,8 @@ class Listener:
         return self._final(event.text if event and event.final else self.recogniser.finish())
 
     def _final(self, text: str) -> Heard | None:
-        if self.endpointer is not None:
-            self.endpointer.restart()
+        if self.gate is not None:
+            self.gate.restart()
         committed, self._committed, self._pending = self._committed, None, None
         command, confidence = self.understand(text)
         if committed is not None and command == committed:
@@ -184,7 +183,8 @@ def speed_report(rtf: float, free_form: bool) -> list[str]:
     if rtf > SLOW_RTF:
         lines.append(
             f"WARNING: {mode} recognition cannot keep up with live speech on this machine "
-            f"(real-time factor {rtf:.2f} > {SLOW_RTF}): answers will lag further behind the "
-            "referee with every phrase; use a faster machine or a smaller model"
+            f"(real-time factor {rtf:.2f} > {SLOW_RTF}): vosk decodes only the referee's "
+            "phrases, yet answers will come late, the more so the longer the phrases and the "
+            "closer together; use a faster machine or a smaller model"
         )
     return lines
