@@ -12,7 +12,7 @@ from test_listen import make_listener, speech
 from rules.command import Command, Kind
 from voice import listen
 from voice.audio import CHUNK_MS, TARGET_RATE, resample, to_pcm16_bytes
-from voice.endpoint import FIRST_S, HOLD_DB, MIN_FLOOR_DB, ONSET_DB, Endpointer, Gate
+from voice.endpoint import FIRST_MS, HOLD_DB, MIN_FLOOR_DB, ONSET_DB, Endpointer, Gate
 from voice.pipeline import Listener
 from voice.recognise import LoadedModel
 
@@ -156,7 +156,7 @@ def test_the_gate_passes_an_utterance_from_its_preroll_to_its_endpoint() -> None
                                           (1400, 50, True)]
     assert gated(Gate(150, 50), pcm)[0] == (950, 150, False)
     early = to_pcm16_bytes(np.concatenate([noise(600, FLOOR), tone(100, -20), noise(500, FLOOR)]))
-    assert gated(Gate(150, 300), early)[0] == (0, 700, False)  # within FIRST_S: all of it
+    assert gated(Gate(150, 300), early)[0] == (0, 700, False)  # within FIRST_MS: all of it
     # No pre-roll: everything passes, cut at the endpoint (the rest of its chunk comes next).
     assert gated(Gate(150, None), pcm) == [
         *[(t, 100, False) for t in range(0, 1400, 100)], (1400, 50, True), (1450, 150, False),
@@ -295,7 +295,13 @@ def decoded(listener: Listener, pcm: bytes) -> list[bytes]:
     vosk = Watched(listener)
     heard = [listener.feed(pcm[i : i + CHUNK_MS * MS]) for i in range(0, len(pcm), CHUNK_MS * MS)]
     assert [h.text for h in heard if h] == ["라디오", "엄마"]
-    return b"".join(x if x != "finish" else b"|" * 3 for x in vosk.fed).split(b"|" * 3)
+    utterances = [b""]
+    for fed in vosk.fed:
+        if fed == "finish":
+            utterances.append(b"")
+        else:
+            utterances[-1] += fed
+    return utterances
 
 
 def test_vosk_decodes_each_utterance_once_from_its_preroll_to_its_endpoint(
@@ -305,11 +311,11 @@ def test_vosk_decodes_each_utterance_once_from_its_preroll_to_its_endpoint(
     pcm, starts = two_phrases(tmp_path)
     *heard, after = decoded(make_listener(korean_model, preroll_ms=300), pcm)
     assert after == b""
-    assert starts[0] < 1000 * FIRST_S < starts[1]  # the first second is all kept
+    assert starts[0] < FIRST_MS < starts[1]  # the first second is all kept
     for audio, start, end in zip(heard, starts, endpoints(pcm), strict=True):
         at = pcm.find(audio) / MS
         assert at + len(audio) / MS == end
-        if start < 1000 * FIRST_S:
+        if start < FIRST_MS:
             assert at == 0
         else:
             assert start - 300 - CHUNK_MS <= at <= start - 300  # whole chunks are held back

@@ -131,7 +131,12 @@ def to_pcm16_bytes(samples: np.ndarray) -> bytes:
     return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
 
 
+def pcm_bytes(ms: int) -> int:
+    """How many bytes `ms` milliseconds of 16 kHz 16-bit mono PCM take."""
+    return TARGET_RATE * ms // 1000 * 2
+
+
 def chunked(pcm16: bytes, chunk_ms: int) -> list[bytes]:
     """16 kHz 16-bit PCM cut into `chunk_ms` pieces, as a sound card would deliver it."""
-    step = TARGET_RATE * chunk_ms // 1000 * 2
+    step = pcm_bytes(chunk_ms)
     return [pcm16[start : start + step] for start in range(0, len(pcm16), step)]

@@ -7,14 +7,14 @@ import math
 
 import numpy as np
 
-from voice.audio import TARGET_RATE
+from voice.audio import pcm_bytes
 
-FRAME = TARGET_RATE // 100 * 2  # bytes of one 10 ms frame of 16-bit audio
+FRAME = pcm_bytes(10)  # bytes of one 10 ms frame
 ONSET_DB = 12.0  # a frame this much louder than the noise floor starts an utterance's speech
 HOLD_DB = 6.0  # once it has started, a frame this much louder is still speech (quiet consonants)
 MIN_FLOOR_DB = -60.0  # the floor never goes below this (digital silence, a very quiet mic)
 RISE_DB = 0.03  # per frame (3 dB/s): how fast the floor follows louder steady noise
-FIRST_S = 1.0  # the noise floor starts at the first frame, which may be speech: see Gate
+FIRST_MS = 1000  # the noise floor starts at the first frame, which may be speech: see Gate
 
 _FULL = FRAME // 2 * 32768.0**2  # the energy of a full-scale frame: 0 dBFS
 _ONSET, _HOLD, _RISE = (10 ** (db / 10) for db in (ONSET_DB, HOLD_DB, RISE_DB))  # factors
@@ -95,16 +95,16 @@ class Gate:
     `preroll_ms` None, nothing is held back: vosk decodes all the audio).
 
     Audio that starts with speech sets the floor to speech, so speech is found only once the
-    floor has dropped to a quieter frame, maybe late in the word: in the first FIRST_S of audio
+    floor has dropped to a quieter frame, maybe late in the word: in the first FIRST_MS of audio
     everything is kept until speech is found, and vosk decodes it from the start.
     """
 
     def __init__(self, endpoint_ms: int, preroll_ms: int | None) -> None:
         self.endpointer = Endpointer(endpoint_ms)
-        self.preroll = None if preroll_ms is None else TARGET_RATE * preroll_ms // 1000 * 2
+        self.preroll = None if preroll_ms is None else pcm_bytes(preroll_ms)
         self._held = b""  # the latest quiet, up to the pre-roll: the next utterance's start
         self._carry = b""  # audio after an endpoint: the next feed starts with it
-        self._first = int(FIRST_S * TARGET_RATE) * 2  # bytes of the first audio still to come
+        self._first = pcm_bytes(FIRST_MS)  # bytes of the first audio still to come
 
     def feed(self, pcm16: bytes) -> tuple[bytes, bool]:
         """Take a chunk: the audio to decode now, and whether an utterance ends after it.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.command import Command, Kind
 from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
-from voice.audio import TARGET_RATE
+from voice.audio import pcm_bytes
 from voice.endpoint import Gate
 from voice.phrase_table import PhraseTable
 from voice.recognise import UNKNOWN, LoadedModel, Recogniser
@@ -59,7 +59,7 @@ class Listener:
         self.table = table
         self.threshold = threshold
         self.early = early
-        self._settle = TARGET_RATE * settle_ms // 1000 * 2  # bytes of 16-bit audio
+        self._settle = pcm_bytes(settle_ms)
         self._forms = {s: table.spell(s) if table else [s] for s in vocabulary.sentences}
         # ValueError when no phrase at all can be recognised.
         self.recogniser = Recogniser(model, [f for forms in self._forms.values() for f in forms])
