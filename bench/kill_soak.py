@@ -32,9 +32,9 @@ from rules.command import Command, Kind
 from rules.grammar import grammar, parse
 from rules.state import Match, Setup, new_match
 from rules.summary import summary
-from voice.record import Record
+from voice.match_record.database import Record
 from voice.session import Session
-from voice.simulate import as_json
+from voice.speaking.printer import utterance_json
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 DISCIPLINES = ("libre", "cadre-47-2", "three-cushion", "cadre-71-2", "one-cushion", "cadre-47-1")
@@ -74,7 +74,7 @@ class Child:
 
     def __init__(self, args: list[str]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "voice.cli", *args],
+            [sys.executable, "-m", "voice.cli.main", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, encoding="utf-8",
         )
@@ -129,7 +129,7 @@ class Child:
 
 def said(session: Session, command: Command) -> list[str]:
     """The JSONL lines the child writes for `command`."""
-    return [as_json(u) for u in session.command(command)]
+    return [utterance_json(u) for u in session.command(command)]
 
 
 def preamble(record: Record, match_id: int) -> tuple[list[tuple[str, int]], Match]:
@@ -214,7 +214,7 @@ class Soak:
         for index, text in enumerate(phrases):
             starts.append(len(expected))
             was = session.match
-            lines = [as_json(u) for u in session.hear(text)]
+            lines = [utterance_json(u) for u in session.hear(text)]
             seq = 0
             if session.match is not was:
                 accepted.append((index, parse(text, PLAYERS)))

@@ -29,7 +29,7 @@ its own); wall time is given too.
 
 Strategies: "final" waits for vosk's final result; "early" commits a complete partial result
 (Vocabulary.complete) at once; "settle MS" commits it once it has stood unchanged that long;
-"endpoint MS" ends the utterance on our own endpointer (voice.endpoint) after that much
+"endpoint MS" ends the utterance on our own endpointer (voice.hearing.endpoint) after that much
 non-speech, without early commits, and "endpoint MS + early" / "+ settle MS" with them; "no
 gate" has vosk decode all the audio, not just each utterance from its pre-roll on. The
 Listener's defaults, as the live loop uses them, are always measured, and the pipeline's time
@@ -61,12 +61,12 @@ from rules.grammar import parse
 from rules.match import apply
 from rules.state import Match, Setup, new_match
 from rules.vocabulary import Vocabulary
-from voice.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
-from voice.endpoint import Gate
-from voice.phrase_table import PhraseTable
-from voice.pipeline import DEFAULT_ENDPOINT_MS, DEFAULT_PREROLL_MS, Listener
-from voice.recognise import Event, LoadedModel, Recogniser, load_model
-from voice.speak import Synthesiser
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, resample, to_pcm16_bytes
+from voice.hearing.endpoint import Gate
+from voice.hearing.listener import DEFAULT_ENDPOINT_MS, DEFAULT_PREROLL_MS, Listener
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, load_model
+from voice.speaking.synthesis import Synthesiser
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 DISCIPLINE = "libre"
@@ -115,7 +115,7 @@ class Timed:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def feed(self, pcm16: bytes, **options: bool) -> Event | None:
+    def feed(self, pcm16: bytes, **options: bool) -> Recognised | None:
         with Clock() as clock:
             event = self.inner.feed(pcm16, **options)
         self.spent, self.cpu = self.spent + clock.wall, self.cpu + clock.cpu

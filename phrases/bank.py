@@ -5,11 +5,30 @@ from __future__ import annotations
 import string
 import tomllib
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
-CHANNELS = ("pa", "headset")
-PLACEHOLDERS = {"player", "points", "scores", "spots", "frames", "spoken", "written"}
+from rules.announcement import Code, Variant, forms
+from rules.errors import RefereeError
+
+PLACEHOLDERS = {
+    "player", "points", "points_genitive", "scores", "spots", "frames", "spoken", "written"
+}
+# Every entry the bank must have: `code` for a plain form, `code.variant` for a variant.
+ENTRIES = frozenset(f"{code}.{v}" if v else str(code) for code in Code for v in forms(code))
+
+
+class Channel(StrEnum):
+    """Where an announcement is heard."""
+
+    PA = "pa"  # the hall's public address
+    HEADSET = "headset"  # the referee only
+
+
+class BankError(RefereeError, ValueError):
+    """A phrase bank that does not fit the rules' announcements; names the faulty entry."""
 
 
 @dataclass(frozen=True)
@@ -25,7 +44,7 @@ class Term:
 class Template:
     """How one announcement (or one variant of it) is voiced and shown."""
 
-    channel: str
+    channel: Channel
     text: str
     display: str
 
@@ -39,6 +58,7 @@ class Numbers:
     hundred: str  # 100 alone
     hundred_and: str  # 101 to 199
     thousands: int  # from here on, digits
+    genitive_words: dict[str, str]  # the spoken words that change in the genitive
 
     def spoken(self, number: int) -> str:
         """`number` as the TTS should be given it."""
@@ -57,6 +77,10 @@ class Numbers:
             head = str(hundreds * 100)
         return f"{head} {tail}" if tail else head
 
+    def genitive(self, number: int) -> str:
+        """`number` in the genitive («τριών», «είκοσι ενός»), as the TTS should be given it."""
+        return " ".join(self.genitive_words.get(w, w) for w in self.spoken(number).split())
+
 
 @dataclass(frozen=True)
 class Bank:
@@ -68,49 +92,68 @@ class Bank:
     templates: dict[str, Template]
     numbers: Numbers
     frames: tuple[str, str]  # how one frame and two adjacent frames are named
+    points_genitive: tuple[str, str]  # «ενός πόντου», «τριών πόντων»: one point, more
 
-    def template(self, code: str, variant: str | None) -> Template:
-        """The template for `code.variant`, else for `code`; KeyError names what is missing."""
-        for key in (f"{code}.{variant}", code) if variant else (code,):
-            if key in self.templates:
-                return self.templates[key]
-        raise KeyError(f"the phrase bank has no entry for {code}.{variant}")
+    def template(self, code: Code, variant: Variant | None) -> Template:
+        """The template for `code`, or for `code.variant` when there is a variant."""
+        return self.templates[f"{code}.{variant}" if variant else code]
 
 
-def _template(key: str, data: dict, terms: dict[str, Term]) -> Template:
-    if data.get("channel") not in CHANNELS:
-        raise ValueError(f"bank entry {key!r}: channel must be one of {CHANNELS}")
+def _check_key(key: str) -> None:
+    """BankError unless `key` names a form of an announcement the rules make."""
+    if key in ENTRIES:
+        return
+    code = key.partition(".")[0]
+    if code not in set(Code):
+        raise BankError(f"bank entry {key!r}: {code!r} is not an announcement code")
+    made = ", ".join(sorted(entry for entry in ENTRIES if entry.partition(".")[0] == code))
+    raise BankError(f"bank entry {key!r}: the rules never make this form; they make {made}")
+
+
+def _template(key: str, data: dict[str, Any], terms: dict[str, Term]) -> Template:
+    _check_key(key)
+    try:
+        channel = Channel(data.get("channel", ""))
+    except ValueError:
+        known = ", ".join(Channel)
+        raise BankError(f"bank entry {key!r}: channel must be one of {known}") from None
     term = terms.get(data["term"]) if "term" in data else None
     if "term" in data and term is None:
-        raise ValueError(f"bank entry {key!r} names an unknown term {data['term']!r}")
+        raise BankError(f"bank entry {key!r} names an unknown term {data['term']!r}")
     text = data.get("text", "{spoken}" if term else None)
     display = data.get("display", "{written}" if term else None)
     if text is None or display is None:
-        raise ValueError(f"bank entry {key!r} needs text and display, or a term")
+        raise BankError(f"bank entry {key!r} needs text and display, or a term")
     for form in (text, display):
         names = {name for _, name, _, _ in string.Formatter().parse(form) if name}
         if names - PLACEHOLDERS:
-            raise ValueError(f"bank entry {key!r} uses unknown placeholders {names - PLACEHOLDERS}")
+            raise BankError(f"bank entry {key!r} uses unknown placeholders {names - PLACEHOLDERS}")
     if term:
         text = text.replace("{spoken}", term.spoken).replace("{written}", term.written)
         display = display.replace("{spoken}", term.spoken).replace("{written}", term.written)
-    return Template(data["channel"], text, display)
+    return Template(channel, text, display)
 
 
 def parse_bank(source: str) -> Bank:
-    """A bank from TOML text; ValueError naming the faulty entry."""
+    """A bank from TOML text; BankError naming the faulty or missing entry."""
     data = tomllib.loads(source)
     terms = {code: Term(**fields) for code, fields in data["terms"].items()}
     templates = {key: _template(key, entry, terms) for key, entry in data["announcements"].items()}
+    missing = sorted(ENTRIES - set(templates))
+    if missing:
+        raise BankError(f"the phrase bank has no entry for {', '.join(missing)}")
     numbers = data["numbers"]
     if len(numbers["units"]) != 20 or len(numbers["tens"]) != 10:
-        raise ValueError("bank [numbers]: units needs 20 words (0–19) and tens 10 (index 0–9)")
+        raise BankError("bank [numbers]: units needs 20 words (0–19) and tens 10 (index 0–9)")
     words = Numbers(
         tuple(numbers["units"]), tuple(numbers["tens"]), numbers["hundred"],
-        numbers["hundred_and"], int(numbers["thousands"]),
+        numbers["hundred_and"], int(numbers["thousands"]), dict(numbers["genitive"]),
     )
     frames = (data["frames"]["one"], data["frames"]["two"])
-    return Bank(terms, dict(data["balls"]), dict(data["spots"]), templates, words, frames)
+    genitive = (data["points_genitive"]["one"], data["points_genitive"]["more"])
+    return Bank(
+        terms, dict(data["balls"]), dict(data["spots"]), templates, words, frames, genitive
+    )
 
 
 @cache

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from rules.errors import RefereeError
+
 
 class Kind(StrEnum):
     """Every kind of command the rules core understands."""
@@ -21,6 +23,7 @@ class Kind(StrEnum):
     ENTREES_ANCHOR = "entrees_anchor"  # cadre: the object balls entered an anchor
     OUT = "out"  # the object balls are no longer in any zone
     A_CHEVAL = "a_cheval"
+    A_CHEVAL_ANCHOR = "a_cheval_anchor"  # cadre: À CHEVAL for the frames, in an anchor
     LIBRES = "libres"
     TOUCHENT = "touchent"
     RESPOT = "respot"  # the player asks for the re-spot after TOUCHENT
@@ -32,6 +35,10 @@ class Kind(StrEnum):
     UNDO = "undo"
     SCORE = "score"  # repeat the score
     STARTS = "starts"  # who breaks (at the start of an extension)
+
+
+class CommandError(RefereeError, ValueError):
+    """A stored command that is malformed: the message names the field."""
 
 
 BALLS = ("white", "yellow", "red")
@@ -66,43 +73,43 @@ class Command:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Command:
-        """Rebuild a command from `to_dict`'s form; raises ValueError on a malformed one."""
+        """Rebuild a command from `to_dict`'s form; raises CommandError on a malformed one."""
         if not isinstance(data, dict):
-            raise ValueError(f"a command must be an object, not {type(data).__name__}")
+            raise CommandError(f"a command must be an object, not {type(data).__name__}")
         unknown = set(data) - {"kind", "player", "balls", "covered", "seconds", "frames"}
         if unknown:
-            raise ValueError(f"unknown command fields: {sorted(unknown)}")
+            raise CommandError(f"unknown command fields: {sorted(unknown)}")
         try:
             kind = Kind(data["kind"])
         except (KeyError, ValueError) as error:
-            raise ValueError(f"unknown command kind: {data.get('kind')!r}") from error
+            raise CommandError(f"unknown command kind: {data.get('kind')!r}") from error
         player = data.get("player")
         if player is not None and not isinstance(player, str):
-            raise ValueError("command field 'player' must be a string")
+            raise CommandError("command field 'player' must be a string")
         balls = _sequence(data, "balls")
         if any(ball not in BALLS for ball in balls):
-            raise ValueError(f"unknown ball in {balls!r}; expected {BALLS}")
+            raise CommandError(f"unknown ball in {balls!r}; expected {BALLS}")
         try:
             covered = tuple((str(a), str(b)) for a, b in _sequence(data, "covered"))
         except (TypeError, ValueError) as error:
-            raise ValueError("command field 'covered' must be a list of pairs") from error
+            raise CommandError("command field 'covered' must be a list of pairs") from error
         if any(ball not in BALLS for pair in covered for ball in pair):
-            raise ValueError(f"unknown ball in covered {covered!r}")
+            raise CommandError(f"unknown ball in covered {covered!r}")
         seconds = data.get("seconds")
         if seconds is not None and (
             isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0
         ):
-            raise ValueError("command field 'seconds' must be a non-negative number")
+            raise CommandError("command field 'seconds' must be a non-negative number")
         frames = _sequence(data, "frames")
         if len(frames) > 2 or any(
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
-            raise ValueError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
+            raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
         return cls(kind, player, balls, covered, seconds, frames)
 
 
 def _sequence(data: dict[str, Any], field: str) -> tuple[Any, ...]:
     value = data.get(field, ())
     if not isinstance(value, list | tuple):
-        raise ValueError(f"command field {field!r} must be a list")
+        raise CommandError(f"command field {field!r} must be a list")
     return tuple(value)

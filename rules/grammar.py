@@ -6,12 +6,15 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from itertools import combinations
 
 from rapidfuzz import fuzz, process
 
 from rules.command import MAX_FRAME, Command, Kind
 from rules.discipline import Discipline
 from rules.normalise import normalise
+from rules.sentences import GrammarError, Sentence, expand
+from rules.zone_kind import ZoneKind
 
 PLAYER_SLOT = "{player}"
 BALLS_SLOT = "{balls}"
@@ -74,16 +77,21 @@ class Grammar:
     def sentences(self, players: tuple[str, ...], rules: Discipline | None = None) -> list[str]:
         """Every phrase as written, slots filled, in lower case: what a recogniser may expect.
 
-        With `rules`, only the phrases that make sense in that discipline.
+        A frames slot takes one frame or two in ascending order. With `rules`, only the
+        phrases that make sense in that discipline.
         """
+        frames = [self.number_words[str(n)] for n in range(1, MAX_FRAME + 1)]
         fills = {
             PLAYER_SLOT: [p.lower() for p in players],
             BALLS_SLOT: list(self.written_balls),
-            FRAMES_SLOT: [self.number_words[str(n)] for n in range(1, MAX_FRAME + 1)],
+            FRAMES_SLOT: [*frames, *(" ".join(pair) for pair in combinations(frames, 2))],
         }
         out: list[str] = []
         for phrase in self.phrases:
-            if rules is not None and rules.refusal(phrase.kind):
+            if rules is not None and (
+                rules.refusal(phrase.kind)
+                or (phrase.slot == FRAMES_SLOT and rules.zone is not ZoneKind.FRAME)  # NO_FRAMES
+            ):
                 continue
             if phrase.slot is None:
                 out.append(phrase.written)
@@ -134,22 +142,40 @@ class Grammar:
 @cache
 def grammar() -> Grammar:
     """The grammar in the package's `grammar.toml`."""
-    data = tomllib.loads(files("rules").joinpath("grammar.toml").read_text(encoding="utf-8"))
+    return load(files("rules").joinpath("grammar.toml").read_text(encoding="utf-8"))
+
+
+def load(text: str) -> Grammar:
+    """The grammar a grammar file's text describes; raises GrammarError quoting a bad line."""
+    data = tomllib.loads(text)
     numbers = {normalise(word): str(value) for word, value in data["numbers"].items()}
 
-    def words(text: str) -> tuple[str, ...]:
-        return tuple(numbers.get(w, w) for w in normalise(text).split())
+    def words(phrase: str) -> tuple[str, ...]:
+        return tuple(numbers.get(w, w) for w in normalise(phrase).split())
 
-    phrases = []
-    for kind, sayings in data["commands"].items():
-        for saying in sayings:
-            slot = next((s for s in SLOTS if saying.endswith(s)), None)
-            fixed = saying.removesuffix(slot) if slot else saying
-            phrases.append(Phrase(Kind(kind), words(fixed), slot, saying))
+    synonyms: dict[str, list[Sentence]] = {}
+    for name, template in data["synonyms"].items():
+        synonyms[name] = expand(template, synonyms)
+    phrases: dict[tuple[tuple[str, ...], str | None], Phrase] = {}
+    for name, templates in data["commands"].items():
+        if name not in set(Kind):
+            raise GrammarError(f"grammar command {name!r}: no such command")
+        for template in templates:
+            for sentence in expand(template, synonyms):
+                slot = sentence[-1] if sentence[-1] in SLOTS else None
+                fixed = sentence[:-1] if slot else sentence
+                if not fixed or any(w.startswith("{") for w in fixed):
+                    raise GrammarError(f"sentence template {template!r}: a sentence is words, "
+                                       f"then at most one of {', '.join(SLOTS)}")
+                phrase = Phrase(Kind(name), words(" ".join(fixed)), slot, " ".join(sentence))
+                said = phrases.setdefault((phrase.words, slot), phrase)
+                if said.kind is not phrase.kind:
+                    raise GrammarError(f"sentence template {template!r}: "
+                                       f"{phrase.written!r} already means {said.kind.value}")
     # Longer fixed parts first, so «πόντος έξω άγκυρα» is tried before «πόντος έξω».
-    phrases.sort(key=lambda p: (-len(p.words), p.slot is None))
+    ordered = sorted(phrases.values(), key=lambda p: (-len(p.words), p.slot is None))
     return Grammar(
-        phrases=tuple(phrases),
+        phrases=tuple(ordered),
         numbers=numbers,
         number_words={str(value): word for word, value in reversed(data["numbers"].items())},
         balls={normalise(word): colour for word, colour in data["balls"].items()},

@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from rules import spots, zones
-from rules.announcement import Announcement, refused
+from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
+from rules.errors import RefereeError
 from rules.state import Match, Pause, Phase, PlayerState, Setup, Zone, new_match
+from rules.zone_kind import ZoneKind
 
 Result = tuple[Match, list[Announcement]]
 
@@ -28,7 +30,7 @@ CAROMS = {
 }
 
 
-class ReplayError(ValueError):
+class ReplayError(RefereeError, ValueError):
     """A recorded command that the rules no longer accept."""
 
 
@@ -37,7 +39,12 @@ def apply(match: Match, command: Command) -> Result:
     refusal = _refusal(match, command)
     if refusal:
         return match, [refusal]
-    new, said = _HANDLERS[command.kind](match, command)
+    player = match.at_table
+    # `_refusal` lets a play (`_PLAYS`) through only while a player is at the table.
+    if command.kind in _PLAYS and player is not None:
+        new, said = _PLAYS[command.kind](match, command, player)
+    else:
+        new, said = _HANDLERS[command.kind](match, command)
     if new is not match and command.kind is not Kind.UNDO:
         new = replace(new, history=match.history + (command,))
     return new, said
@@ -61,85 +68,83 @@ def _refusal(match: Match, command: Command) -> Announcement | None:
     if kind in (Kind.UNDO, Kind.SCORE, Kind.TICK):
         return None
     if match.winner is not None:
-        return refused("match_over")
+        return refused(Reason.MATCH_OVER)
     if match.pause is not None and kind is not Kind.BREAK_END:
-        return refused("in_break", match.surname(match.pause.player))
+        return refused(Reason.IN_BREAK, match.surname(match.pause.player))
     if match.at_table is None and kind is not Kind.STARTS:
-        return refused("awaiting_start")
+        return refused(Reason.AWAITING_START)
     reason = match.rules.refusal(kind)
-    if reason is None and command.frames and match.rules.zone != "frame":
-        reason = "no_frames"
+    if reason is None and command.frames and match.rules.zone is not ZoneKind.FRAME:
+        reason = Reason.NO_FRAMES
     return refused(reason) if reason else None
 
 
 # --- strokes -------------------------------------------------------------------------------
 
 
-def _carom(match: Match, command: Command) -> Result:
+def _carom(match: Match, command: Command, player: int) -> Result:
     """A carom: RESTÉES DEDANS if it left the balls in a zone with no carom left, else a point."""
     kind = command.kind
     if kind is Kind.POINT:
         stay = match.zones
     elif kind is Kind.POINT_OUT_ANCHOR:
-        stay = tuple(z for z in match.zones if z.kind != "anchor")
+        stay = tuple(z for z in match.zones if z.kind is not ZoneKind.ANCHOR)
     else:
         stay = ()
     blocked = zones.blocking(stay)
     if blocked:
         # The carom is not scored and the turn passes; the balls stay in the zone.
-        said = [Announcement("restees_dedans", variant=blocked.kind)]
-        return _end_inning(replace(match, touchent=False), said)
+        said = [Announcement(Code.RESTEES_DEDANS, variant=blocked.kind)]
+        return _end_inning(replace(match, touchent=False), player, said)
     kept, calls = zones.after_carom(stay)
     if kind in (Kind.POINT_ENTREES, Kind.POINT_ENTREES_ANCHOR):
         kept = _entered(match, anchor=kind is Kind.POINT_ENTREES_ANCHOR, frame=None)
         calls = _positions(kept, command.frames)
-    scored, said = _score(replace(match, zones=kept, touchent=False))
-    if _reached(scored, scored.at_table) or scored.phase.single_stroke:
-        return _end_inning(scored, said)
+    scored, said = _score(replace(match, zones=kept, touchent=False, astride=False), player)
+    if _reached(scored, player) or scored.phase.single_stroke:
+        return _end_inning(scored, player, said)
     return scored, said + calls
 
 
-def _score(match: Match) -> Result:
-    """One more point to the player at the table: surname–points, then the reminder."""
-    player = match.at_table
+def _score(match: Match, player: int) -> Result:
+    """One more point to `player`, at the table: surname–points, then the reminder."""
     run = match.run + 1
     before = match.players[player]
     after = replace(before, points=before.points + 1, highest_run=max(before.highest_run, run))
     match = replace(match, run=run, players=_with(match.players, player, after))
-    said = [Announcement("score", player=after.surname, points=run)]
+    said = [Announcement(Code.SCORE, player=after.surname, points=run)]
     reminder = match.rules.reminder
     if match.phase.target - after.points == reminder:
-        said.append(Announcement("for_five" if reminder == 5 else "for_three"))
+        said.append(Announcement(Code.FOR_FIVE if reminder == 5 else Code.FOR_THREE))
     return match, said
 
 
-def _miss(match: Match, command: Command) -> Result:
+def _miss(match: Match, command: Command, player: int) -> Result:
     """A miss or a foul: the inning ends."""
-    return _end_inning(replace(match, touchent=False), [])
+    return _end_inning(replace(match, touchent=False), player, [])
 
 
-def _fault_six(match: Match, command: Command) -> Result:
-    """Fault 6: in libre the break position is set for the opponent; elsewhere a foul."""
-    said = []
-    if match.rules.fault_six_respot:
-        said.append(Announcement("respot", variant="for_opponent"))
-        match = replace(match, zones=())
-    return _end_inning(replace(match, touchent=False), said)
+def _fault_six(match: Match, command: Command, player: int) -> Result:
+    """Fault 6: a foul; in libre, if play goes on, the break position is set for the opponent."""
+    ended, said = _end_inning(replace(match, touchent=False), player, [])
+    if match.rules.fault_six_respot and ended.at_table is not None:
+        said = [Announcement(Code.RESPOT, variant=Form.FOR_OPPONENT), *said]
+    return ended, said
 
 
-def _ball_off(match: Match, command: Command) -> Result:
+def _ball_off(match: Match, command: Command, player: int) -> Result:
     """Balls off the table: a foul; each ball is placed for the player to play next."""
     if not command.balls:
-        return match, [refused("which_ball")]
+        return match, [refused(Reason.WHICH_BALL)]
     off = set(command.balls)
     for ball, over in command.covered:
         if ball not in off or over in off or over == ball:
-            return match, [refused("bad_cover")]
-    ended, said = _end_inning(replace(match, touchent=False, zones=()), [])
+            return match, [refused(Reason.BAD_COVER)]
+    ended, said = _end_inning(replace(match, touchent=False, zones=()), player, [])
     if ended.at_table is None:
         return ended, said
     placed = spots.place(match, command.balls, command.covered, ended.at_table)
-    return ended, [Announcement("ball_off_table", spots=placed), *said]
+    return ended, [Announcement(Code.BALL_OFF_TABLE, spots=placed), *said]
 
 
 # --- positions -----------------------------------------------------------------------------
@@ -150,60 +155,78 @@ def _entered(match: Match, anchor: bool, frame: tuple[Zone, ...] | None) -> tupl
     rules = match.rules
     if frame is None:
         frame = (zones.entered(zones.frame_kind(rules), rules),)
-    return frame + ((zones.entered("anchor", rules),) if anchor else ())
+    return frame + ((zones.entered(ZoneKind.ANCHOR, rules),) if anchor else ())
 
 
 def _entrees(match: Match, command: Command) -> Result:
-    """The object balls came into a frame (or triangle), or into an anchor within its frame."""
-    anchor = command.kind is Kind.ENTREES_ANCHOR
-    frame = tuple(z for z in match.zones if z.kind != "anchor") if anchor else ()
-    new = _entered(match, anchor, frame or None)
+    """The object balls came into a frame (or triangle)."""
+    new = _entered(match, anchor=False, frame=None)
+    return replace(match, zones=new, astride=False), _positions(new, command.frames)
+
+
+def _entrees_anchor(match: Match, command: Command) -> Result:
+    """The balls came into an anchor: within their frame, or astride the frames (À CHEVAL)."""
+    frame = tuple(z for z in match.zones if z.kind is not ZoneKind.ANCHOR)
+    new = _entered(match, anchor=True, frame=() if match.astride else frame or None)
     return replace(match, zones=new), _positions(new, command.frames)
 
 
 def _positions(entered: tuple[Zone, ...], frames: tuple[int, ...]) -> list[Announcement]:
     """The calls for zones the balls came into; the frame's names the frames the referee did."""
     said = [zones.position(z) for z in entered]
-    return [replace(a, frames=frames) if a.variant == "frame" else a for a in said]
+    return [replace(a, frames=frames) if a.variant is ZoneKind.FRAME else a for a in said]
 
 
 def _out(match: Match, command: Command) -> Result:
     """The object balls are in no zone any more."""
-    return (replace(match, zones=()) if match.zones else match), []
+    changed = match.zones or match.astride
+    return (replace(match, zones=(), astride=False) if changed else match), []
 
 
 def _a_cheval(match: Match, command: Command) -> Result:
-    """À CHEVAL: the object balls lie on either side of a line, so in no one zone."""
-    new = replace(match, zones=()) if match.zones else match
-    return new, [Announcement("a_cheval")]
+    """À CHEVAL: the object balls lie on either side of a line, so in no one zone.
+
+    In cadre it is remembered: an anchor called next lies astride the frames.
+    """
+    astride = match.rules.anchors
+    changed = match.zones or astride != match.astride
+    new = replace(match, zones=(), astride=astride) if changed else match
+    return new, [Announcement(Code.A_CHEVAL)]
+
+
+def _a_cheval_anchor(match: Match, command: Command) -> Result:
+    """À CHEVAL for the frames with the balls in an anchor: the anchor's count alone applies."""
+    astride, said = _a_cheval(match, command)
+    anchored, calls = _entrees_anchor(astride, command)
+    return anchored, said + calls
 
 
 def _libres(match: Match, command: Command) -> Result:
     """LIBRES: very close but not touching; information only."""
-    return match, [Announcement("libres")]
+    return match, [Announcement(Code.LIBRES)]
 
 
 def _touchent(match: Match, command: Command) -> Result:
     """TOUCHENT: libre re-spots at once; elsewhere only on request, and the referee is reminded."""
-    said = [Announcement("touchent")]
+    said = [Announcement(Code.TOUCHENT)]
     if match.rules.touchent_respot_mandatory:
-        said.append(Announcement("respot", variant="break_position"))
+        said.append(Announcement(Code.RESPOT, variant=Form.BREAK_POSITION))
         return replace(match, zones=(), touchent=False), said
-    said.append(Announcement("touchent", variant="reminder"))
+    said.append(Announcement(Code.TOUCHENT, variant=Form.REMINDER))
     return replace(match, touchent=True), said
 
 
-def _respot(match: Match, command: Command) -> Result:
+def _respot(match: Match, command: Command, player: int) -> Result:
     """The player asks for the re-spot after TOUCHENT."""
     if not match.touchent:
-        return match, [refused("no_touchent")]
-    if match.rules.name == "three-cushion":
+        return match, [refused(Reason.NO_TOUCHENT)]
+    if match.rules.respot_on_spots:
         # Case (b) of three-cushion: the same places as for balls off the table.
-        placed = spots.place(match, ("white", "yellow", "red"), (), match.at_table)
-        said = Announcement("respot", variant="spots", spots=placed)
+        placed = spots.place(match, ("white", "yellow", "red"), (), player)
+        said = Announcement(Code.RESPOT, variant=Form.SPOTS, spots=placed)
     else:
-        said = Announcement("respot", variant="break_position")
-    return replace(match, zones=(), touchent=False), [said]
+        said = Announcement(Code.RESPOT, variant=Form.BREAK_POSITION)
+    return replace(match, zones=(), astride=False, touchent=False), [said]
 
 
 # --- turns, extensions and the break -------------------------------------------------------
@@ -213,32 +236,30 @@ def _reached(match: Match, player: int) -> bool:
     return match.players[player].points >= match.phase.target
 
 
-def _end_inning(match: Match, said: list[Announcement]) -> Result:
-    """The inning ends: the next inning, the equalising inning, a winner or an extension."""
-    current = match.at_table
-    breaker = match.phase.breaker
+def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
+    """`current`'s inning ends: the next inning, the equalising inning, a winner or an extension."""
     other = 1 - current
-    if current == breaker:
+    if current == match.phase.breaker:
         equalising = _reached(match, current)
-        return _start_inning(match, other, said, "equalising" if equalising else None)
-    if _reached(match, current) and _reached(match, breaker):
+        return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
+    # `current` did not break, so `other` did: both have now played the same innings.
+    if _reached(match, current) and _reached(match, other):
         return _extension(match, said)
-    if _reached(match, current) or _reached(match, breaker):
-        winner = current if _reached(match, current) else breaker
+    if _reached(match, current) or _reached(match, other):
+        winner = current if _reached(match, current) else other
         done = replace(match, at_table=None, winner=winner, run=0, touchent=False)
-        return done, [*said, Announcement("winner", player=match.surname(winner))]
+        return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
     return _start_inning(match, other, said, None)
 
 
 def _start_inning(
-    match: Match, player: int, said: list[Announcement], variant: str | None
+    match: Match, player: int, said: list[Announcement], variant: Form | None
 ) -> Result:
-    """`player` comes to the table; zones still occupied start afresh for his run.
+    """`player` comes to the table; no zone carries over to him.
 
-    UMB world rules 5.1.2: the caroms allowed in a zone are counted within a player's run.
+    The zone limit concerns the shooter's two object balls; the incoming player's are another
+    pair, and the referee calls their position if they are in a zone.
     """
-    rules = match.rules
-    fresh = tuple(zones.entered(z.kind, rules) for z in match.zones)
     stats = match.players[player]
     innings = list(match.phase.innings)
     innings[player] += 1
@@ -246,13 +267,14 @@ def _start_inning(
         match,
         at_table=player,
         run=0,
-        zones=fresh,
+        zones=(),
+        astride=False,
         touchent=False,
         players=_with(match.players, player, replace(stats, innings=stats.innings + 1)),
         phase=replace(match.phase, innings=(innings[0], innings[1])),
     )
-    turn = Announcement("turn", player=stats.surname, variant=variant)
-    return match, [*said, turn, *(zones.position(z) for z in fresh)]
+    turn = Announcement(Code.TURN, player=stats.surname, variant=variant)
+    return match, [*said, turn]
 
 
 def _extension(match: Match, said: list[Announcement]) -> Result:
@@ -266,11 +288,11 @@ def _extension(match: Match, said: list[Announcement]) -> Result:
         single_stroke=number >= 2,
     )
     waiting = replace(match, phase=phase, at_table=None, run=0, zones=(), touchent=False)
-    variant = "single_stroke" if phase.single_stroke else None
+    variant = Form.SINGLE_STROKE if phase.single_stroke else None
     return waiting, [
         *said,
-        Announcement("extension", points=extra, variant=variant),
-        Announcement("turn", variant="who_starts"),
+        Announcement(Code.EXTENSION, points=extra, variant=variant),
+        Announcement(Code.TURN, variant=Form.WHO_STARTS),
     ]
 
 
@@ -278,36 +300,35 @@ def _starts(match: Match, command: Command) -> Result:
     """The referee says who starts: at an extension, or before the first stroke of the match."""
     player = _player_index(match, command.player)
     if player is None:
-        return match, [refused("unknown_player", command.player)]
+        return match, [refused(Reason.UNKNOWN_PLAYER, command.player)]
     if match.at_table is None:
         phase = replace(match.phase, breaker=player)
-        return _start_inning(replace(match, phase=phase), player, [], "starts")
+        return _start_inning(replace(match, phase=phase), player, [], Form.STARTS)
     if match.history or match.run:
-        return match, [refused("already_started")]
+        return match, [refused(Reason.ALREADY_STARTED)]
     fresh = new_match(replace(match.setup, first=player))
     return replace(fresh, setup=match.setup), [
-        Announcement("turn", player=match.surname(player), variant="starts")
+        Announcement(Code.TURN, player=match.surname(player), variant=Form.STARTS)
     ]
 
 
-def _break(match: Match, command: Command) -> Result:
+def _break(match: Match, command: Command, player: int) -> Result:
     """Article 5: one five-minute break per player, only when it is his turn."""
-    player = match.at_table
     if command.player is not None and _player_index(match, command.player) != player:
-        return match, [refused("not_your_turn", command.player)]
+        return match, [refused(Reason.NOT_YOUR_TURN, command.player)]
     stats = match.players[player]
     if stats.break_taken:
-        return match, [refused("break_taken", stats.surname)]
+        return match, [refused(Reason.BREAK_TAKEN, stats.surname)]
     taken = replace(stats, break_taken=True)
     new = replace(match, pause=Pause(player), players=_with(match.players, player, taken))
-    return new, [Announcement("break_start", player=stats.surname)]
+    return new, [Announcement(Code.BREAK_START, player=stats.surname)]
 
 
 def _break_end(match: Match, command: Command) -> Result:
     """The player is back before the five minutes are up."""
     if match.pause is None:
-        return match, [refused("no_break")]
-    return _resume(match)
+        return match, [refused(Reason.NO_BREAK)]
+    return _resume(match, match.pause)
 
 
 def _tick(match: Match, command: Command) -> Result:
@@ -316,32 +337,34 @@ def _tick(match: Match, command: Command) -> Result:
     if pause is None or command.seconds is None:
         return match, []
     if command.seconds >= BREAK_SECONDS:
-        return _resume(match)
+        return _resume(match, pause)
     if command.seconds >= WARNING_SECONDS and not pause.warned:
         warned = replace(match, pause=replace(pause, warned=True))
-        return warned, [Announcement("break_warning", player=match.surname(pause.player))]
+        return warned, [Announcement(Code.BREAK_WARNING, player=match.surname(pause.player))]
     return match, []
 
 
-def _resume(match: Match) -> Result:
-    player = match.surname(match.pause.player)
-    return replace(match, pause=None), [Announcement("break_end", player=player)]
+def _resume(match: Match, pause: Pause) -> Result:
+    player = match.surname(pause.player)
+    return replace(match, pause=None), [Announcement(Code.BREAK_END, player=player)]
 
 
 # --- corrections ---------------------------------------------------------------------------
 
 
 def _undo(match: Match, command: Command) -> Result:
-    """Drop the last command the referee gave (not the clock's) and replay the rest."""
+    """Withdraw the last recorded event (not the clock's), replay the rest, say what went."""
     spoken = [i for i, c in enumerate(match.history) if c.kind is not Kind.TICK]
     if not spoken:
-        return match, [refused("nothing_to_undo")]
+        return match, [refused(Reason.NOTHING_TO_UNDO)]
     last = spoken[-1]
     kept = match.history[:last] + match.history[last + 1 :]
     new = new_match(match.setup)
     for earlier in kept:
         new, _ = apply(new, earlier)
-    return new, [_scores(new, "undo")]
+    withdrawn = match.history[last]
+    named = Announcement(Code.WITHDRAWN, player=withdrawn.player, variant=withdrawn.kind)
+    return new, [named, _scores(new, Form.UNDO)]
 
 
 def _repeat_score(match: Match, command: Command) -> Result:
@@ -349,9 +372,9 @@ def _repeat_score(match: Match, command: Command) -> Result:
     return match, [_scores(match, None)]
 
 
-def _scores(match: Match, variant: str | None) -> Announcement:
+def _scores(match: Match, variant: Form | None) -> Announcement:
     totals = tuple((p.surname, p.points) for p in match.players)
-    return Announcement("repeat_score", variant=variant, scores=totals)
+    return Announcement(Code.REPEAT_SCORE, variant=variant, scores=totals)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -368,20 +391,24 @@ def _player_index(match: Match, surname: str | None) -> int | None:
     return names.index(surname) if surname in names else None
 
 
-_HANDLERS: dict[Kind, Callable[[Match, Command], Result]] = {
+# The commands that need the player at the table, and the others.
+_PLAYS: dict[Kind, Callable[[Match, Command, int], Result]] = {
     **{kind: _carom for kind in CAROMS},
     Kind.MISS: _miss,
     Kind.FOUL: _miss,
     Kind.FAULT_SIX: _fault_six,
     Kind.BALL_OFF: _ball_off,
-    Kind.ENTREES: _entrees,
-    Kind.ENTREES_ANCHOR: _entrees,
-    Kind.OUT: _out,
-    Kind.A_CHEVAL: _a_cheval,
-    Kind.LIBRES: _libres,
-    Kind.TOUCHENT: _touchent,
     Kind.RESPOT: _respot,
     Kind.BREAK: _break,
+}
+_HANDLERS: dict[Kind, Callable[[Match, Command], Result]] = {
+    Kind.ENTREES: _entrees,
+    Kind.ENTREES_ANCHOR: _entrees_anchor,
+    Kind.OUT: _out,
+    Kind.A_CHEVAL: _a_cheval,
+    Kind.A_CHEVAL_ANCHOR: _a_cheval_anchor,
+    Kind.LIBRES: _libres,
+    Kind.TOUCHENT: _touchent,
     Kind.BREAK_END: _break_end,
     Kind.TICK: _tick,
     Kind.UNDO: _undo,

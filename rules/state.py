@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.command import Command
-from rules.discipline import Discipline, discipline
+from rules.discipline import Discipline, SetupError, discipline
 from rules.normalise import normalise
+from rules.zone_kind import ZoneKind
 
 MAX_DISTANCE = 10_000
 
@@ -23,18 +24,18 @@ class Setup:
     def __post_init__(self) -> None:
         discipline(self.discipline)
         if isinstance(self.distance, bool) or not isinstance(self.distance, int):
-            raise ValueError(f"the distance must be a whole number, not {self.distance!r}")
+            raise SetupError(f"the distance must be a whole number, not {self.distance!r}")
         if not 1 <= self.distance <= MAX_DISTANCE:
-            raise ValueError(
+            raise SetupError(
                 f"the distance must be 1 to {MAX_DISTANCE} points, not {self.distance}"
             )
         names = self.players
         if len(names) != 2 or not all(isinstance(p, str) and normalise(p) for p in names):
-            raise ValueError("a match needs exactly two non-empty surnames")
+            raise SetupError("a match needs exactly two non-empty surnames")
         if normalise(self.players[0]) == normalise(self.players[1]):
-            raise ValueError(f"the two surnames must differ: {self.players[0]!r}")
+            raise SetupError(f"the two surnames must differ: {self.players[0]!r}")
         if self.first not in (0, 1):
-            raise ValueError("the player who breaks must be one of the two players")
+            raise SetupError("the player who breaks must be one of the two players")
 
     @property
     def rules(self) -> Discipline:
@@ -62,7 +63,7 @@ class PlayerState:
 class Zone:
     """A zone both object balls are in, with the caroms still allowed while they stay in it."""
 
-    kind: str  # "triangle", "frame" or "anchor"
+    kind: ZoneKind
     strokes_left: int
 
 
@@ -96,6 +97,7 @@ class Match:
     white: int  # the player with the white ball: the one who broke the match
     run: int = 0
     zones: tuple[Zone, ...] = ()  # the frame (or triangle) before the anchor
+    astride: bool = False  # cadre: À CHEVAL is the frames' position called since the stroke
     touchent: bool = False  # cue ball touching an object ball, not re-spotted
     pause: Pause | None = None
     winner: int | None = None

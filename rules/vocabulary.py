@@ -62,7 +62,7 @@ class Vocabulary:
         heard = self._grammar.words(text)
         if not heard or len(heard) > MAX_WORDS:
             return None, 0.0
-        scores: dict[Command, float] = {}
+        scores: dict[Command | None, float] = {}
         for start in range(len(heard)):
             for end in range(start + 1, len(heard) + 1):
                 penalty = EXTRA_WORD_PENALTY * (len(heard) - (end - start))

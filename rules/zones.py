@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from rules.announcement import Announcement
+from rules.announcement import Announcement, Code
 from rules.discipline import Discipline
 from rules.state import Zone
+from rules.zone_kind import ZoneKind
 
 
-def entered(kind: str, rules: Discipline) -> Zone:
+def entered(kind: ZoneKind, rules: Discipline) -> Zone:
     """A zone the object balls have just come into.
 
     Of the points allowed inside, the last must take an object ball out, so the caroms that
@@ -18,10 +19,11 @@ def entered(kind: str, rules: Discipline) -> Zone:
 
 def position(zone: Zone) -> Announcement:
     """The call for a zone's position: DEDANS when no carom may leave the balls in it."""
-    return Announcement("dedans" if zone.strokes_left == 0 else "entrees", variant=zone.kind)
+    code = Code.DEDANS if zone.strokes_left == 0 else Code.ENTREES
+    return Announcement(code, variant=zone.kind)
 
 
-def frame_kind(rules: Discipline) -> str:
+def frame_kind(rules: Discipline) -> ZoneKind:
     """The big zone of the discipline: the libre triangle or the cadre frame."""
     if rules.zone is None:
         raise ValueError(f"{rules.name} has no zones")

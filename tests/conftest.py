@@ -1,15 +1,33 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the markers each test gets from the folder it is in."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-if TYPE_CHECKING:
-    from voice.recognise import LoadedModel
+if TYPE_CHECKING:  # imported where used, so that the pure core's tests load nothing of voice/
+    from tests.support.referee import Ran
+    from tests.support.sound import FakeSoundDevice
+    from voice.hearing.recognise import LoadedModel
+
+CORE = ("rules", "phrases")  # the pure core's test folders: `pytest -m core` runs them alone
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the pure core's tests `core`, those on the Korean vosk model `vosk`, and those in
+    Chromium (a `browser` fixture) `browser`."""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in CORE:
+            item.add_marker(pytest.mark.core)
+        if {"korean_model", "korean_model_dir", "recording"} & set(item.fixturenames):
+            item.add_marker(pytest.mark.vosk)
+        if "browser" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -30,6 +48,33 @@ def korean_model_dir() -> Path:
 @pytest.fixture(scope="session")
 def korean_model(korean_model_dir: Path) -> LoadedModel:
     """The Korean model loaded once per session (~2-3 s)."""
-    from voice.recognise import load_model
+    from voice.hearing.recognise import load_model
 
     return load_model(korean_model_dir)
+
+
+@pytest.fixture
+def referee() -> Callable[..., Ran]:
+    """Run `referee ARGS...` in this process: `referee("matches", "--db", db).out`."""
+    from tests.support.referee import referee
+
+    return referee
+
+
+@pytest.fixture
+def sound_devices(monkeypatch: pytest.MonkeyPatch) -> FakeSoundDevice:
+    """The sound-device fake in place of sounddevice: a mic, the PA and the headset."""
+    from tests.support.sound import FakeSoundDevice
+    from voice import devices
+
+    fake = FakeSoundDevice()
+    monkeypatch.setattr(devices, "backend", lambda: fake)
+    return fake
+
+
+@pytest.fixture(scope="session")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Korean test script spoken, as one WAV recording (tests.support.korean.SCRIPT)."""
+    from tests.support.korean import script_recording
+
+    return script_recording(tmp_path_factory.mktemp("listen"))

@@ -5,11 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.errors import RefereeError
+
 PORTAUDIO_HINT = "install PortAudio: apt-get install libportaudio2"
 
 
-class DeviceError(RuntimeError):
-    """An audio device is missing or unusable; the message says which and what to do."""
+class DeviceError(RefereeError):
+    """An audio device is missing or unusable; the message says which."""
+
+
+class NoDevice(DeviceError):
+    """The machine has no audio device of the kind asked for."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +56,8 @@ def find(spec: str, kind: str, role: str) -> Device:
     found = devices()
     usable = [d for d in found if (d.inputs if kind == "input" else d.outputs) > 0]
     if not usable:
-        raise DeviceError(
-            f"{role} {spec!r}: this machine has no audio {kind} device (no sound card found); "
-            "connect one, or use `referee listen --wav FILE` / `referee simulate` without audio"
+        raise NoDevice(
+            f"{role} {spec!r}: this machine has no audio {kind} device (no sound card found)"
         )
     if spec.isdigit():
         match = [d for d in usable if d.index == int(spec)]

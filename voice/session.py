@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from phrases.render import Utterance, render
-from rules.announcement import Announcement
+from rules.announcement import Announcement, Code
 from rules.command import Command
 from rules.grammar import parse
 from rules.match import apply
@@ -23,7 +23,7 @@ class Session:
         """The utterances for one recognised phrase; «δεν κατάλαβα» when it says nothing."""
         command = parse(text, tuple(p.surname for p in self.match.players))
         if command is None:
-            return [render(Announcement("not_understood"))]
+            return [render(Announcement(Code.NOT_UNDERSTOOD))]
         return self.command(command)
 
     def command(self, command: Command) -> list[Utterance]:

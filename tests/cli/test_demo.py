@@ -1,0 +1,25 @@
+"""`referee demo` without a sound card: the whole match voiced into one WAV file."""
+
+import io
+import wave
+from importlib.resources import files
+
+import numpy as np
+
+from voice.cli.demo import demo
+
+
+def test_demo_voices_every_pa_announcement_into_a_wav(tmp_path):
+    script = files("voice.cli").joinpath("demo.txt").read_text(encoding="utf-8").splitlines()
+    out = io.StringIO()
+    path = demo(script, tmp_path / "wav", out, speaker=None)
+    printed = out.getvalue()
+    pa_lines = printed.count("[PA]")
+    assert "ΝΙΚΗΤΗΣ: Κωνσταντίνου" in printed and "RESTÉES DEDANS" in printed
+    with wave.open(str(path)) as wav:
+        seconds = wav.getnframes() / wav.getframerate()
+        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
+    # Each announcement is at least a short word plus the gap after it.
+    assert seconds > pa_lines * 0.6
+    assert np.sqrt(np.mean(samples.astype(float) ** 2)) > 300
+    assert f"{pa_lines} announcements" in printed

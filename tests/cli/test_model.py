@@ -1,0 +1,180 @@
+"""`referee model check|fetch`, fetching from a loopback HTTP server."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import io
+import socket
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.vosk_model import fst_header
+
+NAME = "vosk-model-test"
+LAYOUT = {"am/final.mdl": b"junk", "conf/mfcc.conf": b"junk", "conf/model.conf": b"junk",
+          "graph/HCLG.fst": fst_header(flags=0), "graph/words.txt": "<eps> 0\nπόντος 1\n".encode()}
+
+
+def archive(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return out.getvalue()
+
+
+GOOD = archive({f"{NAME}/{path}": data for path, data in LAYOUT.items()})
+GOOD_SHA = hashlib.sha256(GOOD).hexdigest()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A loopback HTTP server over a folder: (base URL, folder)."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+    handler = functools.partial(Quiet, directory=str(folder))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", folder
+        httpd.shutdown()
+
+
+
+
+def serve(server: tuple[str, Path], name: str, data: bytes) -> str:
+    base, folder = server
+    (folder / name).write_bytes(data)
+    return f"{base}/{name}"
+
+
+def fetch(referee, url: str, sha: str, dest: Path) -> tuple[int, str, str]:
+    return referee("model", "fetch", "--name", NAME, "--url", url, "--sha256", sha,
+                   "--dest", str(dest))
+
+
+def test_a_verified_archive_is_unpacked_and_checked(referee, server, tmp_path: Path) -> None:
+    dest = tmp_path / "models"
+    code, out, err = fetch(referee, serve(server, "m.zip", GOOD), GOOD_SHA.upper(), dest)
+    assert code == 0, err
+    assert out == (f"{dest / NAME}: a usable vosk model; runtime grammars: no (static HCLG.fst: "
+                   "free-form recognition); vocabulary: 2 words (from graph/words.txt)\n")
+    assert "downloaded 0.0 of 0.0 MB (100 %)\n" in err
+    assert [p.name for p in dest.iterdir()] == [NAME]  # no download or work folder left
+    assert (dest / NAME / "graph" / "words.txt").read_bytes() == LAYOUT["graph/words.txt"]
+
+
+def test_an_archive_without_a_top_folder_is_unpacked_as_the_name(
+    referee, server, tmp_path: Path
+) -> None:
+    flat = archive(LAYOUT)
+    code, _, err = fetch(referee, serve(server, "m.zip", flat), hashlib.sha256(flat).hexdigest(),
+                         tmp_path / "models")
+    assert code == 0, err
+    assert (tmp_path / "models" / NAME / "am" / "final.mdl").is_file()
+
+
+def test_a_wrong_hash_is_refused_and_nothing_is_left(referee, server, tmp_path: Path) -> None:
+    dest = tmp_path / "models"
+    code, out, err = fetch(referee, serve(server, "m.zip", GOOD), "0" * 64, dest)
+    assert code == 2 and out == ""
+    assert f"SHA-256 is {GOOD_SHA}, expected {'0' * 64}" in err and "nothing was kept" in err
+    assert list(dest.iterdir()) == []
+
+
+@pytest.mark.parametrize("evil", ["../evil.txt", f"{NAME}/../../evil.txt", "/tmp/evil.txt"])
+def test_an_archive_writing_outside_the_folder_is_refused(
+    referee, server, tmp_path: Path, evil: str
+) -> None:
+    bad = archive({**{f"{NAME}/{p}": d for p, d in LAYOUT.items()}, evil: b"gotcha"})
+    dest = tmp_path / "a" / "b" / "models"
+    code, _, err = fetch(referee, serve(server, "m.zip", bad), hashlib.sha256(bad).hexdigest(),
+                         dest)
+    assert code == 2
+    assert f"the archive member {evil!r} would be written outside the model folder" in err
+    assert list(dest.iterdir()) == []
+    assert not any(p.name == "evil.txt" for p in tmp_path.rglob("*"))
+
+
+def test_an_archive_that_is_no_model_is_refused(referee, server, tmp_path: Path) -> None:
+    bad = archive({f"{NAME}/README": b"hello"})
+    dest = tmp_path / "models"
+    code, _, err = fetch(referee, serve(server, "m.zip", bad), hashlib.sha256(bad).hexdigest(),
+                         dest)
+    assert code == 2
+    assert "does not hold a usable model" in err and "missing or empty am/final.mdl" in err
+    assert list(dest.iterdir()) == []
+
+
+def test_a_download_that_is_no_zip_is_refused(referee, server, tmp_path: Path) -> None:
+    page = b"<html>moved</html>"
+    code, _, err = fetch(referee, serve(server, "m.zip", page), hashlib.sha256(page).hexdigest(),
+                         tmp_path / "models")
+    assert code == 2 and "the download is not a zip archive" in err
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_an_unreachable_url_is_a_clear_message(referee, tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port nobody listens on once this socket is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/m.zip"
+    code, _, err = fetch(referee, url, GOOD_SHA, tmp_path / "models")
+    assert code == 2
+    assert err == (f"referee model: error: cannot download {url}: [Errno 111] Connection "
+                   "refused; check the address and the network connection\n")
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_a_missing_file_on_the_server_is_named(referee, server, tmp_path: Path) -> None:
+    url = f"{server[0]}/none.zip"
+    code, _, err = fetch(referee, url, GOOD_SHA, tmp_path / "models")
+    assert code == 2 and f"cannot download {url}: the server answered 404 File not found" in err
+
+
+def test_an_existing_model_is_not_overwritten(referee, server, tmp_path: Path) -> None:
+    (tmp_path / NAME).mkdir()
+    code, _, err = fetch(referee, serve(server, "m.zip", GOOD), GOOD_SHA, tmp_path)
+    assert code == 2 and f"{tmp_path / NAME} already exists" in err
+    assert list((tmp_path / NAME).iterdir()) == []
+
+
+def test_the_greek_model_needs_a_hash_until_one_is_pinned(referee, tmp_path: Path) -> None:
+    code, _, err = referee("model", "fetch", "--dest", str(tmp_path))
+    assert code == 2
+    assert "no SHA-256 is pinned for vosk-model-el-gr-0.7: give --sha256 HEX" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_fetch_arguments_are_checked(referee, tmp_path: Path) -> None:
+    code, _, err = referee("model", "fetch", "--name", "x", "--dest", str(tmp_path))
+    assert code == 2 and "--name x is not a model this project knows" in err
+    code, _, err = referee("model", "fetch", "--sha256", "abc", "--dest", str(tmp_path))
+    assert code == 2 and "--sha256 must be 64 hexadecimal digits, got 'abc'" in err
+    code, _, err = fetch(referee, "models/m.zip", GOOD_SHA, tmp_path)
+    assert code == 2 and "cannot download 'models/m.zip': unknown url type" in err
+
+
+def test_check_describes_the_korean_model(referee, korean_model_dir: Path) -> None:
+    code, out, _ = referee("model", "check", str(korean_model_dir))
+    assert code == 0
+    assert out.startswith(f"{korean_model_dir}: a usable vosk model; runtime grammars: yes")
+    assert out.endswith("words (from graph/Gr.fst)\n")
+    words = int(out.split("vocabulary: ")[1].split()[0].replace(",", ""))
+    assert 500_000 < words < 510_000
+
+
+def test_check_of_a_broken_model_is_exit_2(referee, tmp_path: Path) -> None:
+    code, out, err = referee("model", "check", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"referee model: error: {tmp_path} is not a usable vosk model: missing")

@@ -1,0 +1,75 @@
+"""`referee run`: its arguments, its devices, and a recorded match continued."""
+
+import time
+
+from rules.command import Command, Kind
+from rules.state import Setup
+from tests.support.korean import spoken_pcm
+from tests.support.match import PLAYERS
+from voice.hearing.phrase_table import PhraseTable
+from voice.match_record.database import Record
+
+# Korean words the Korean test model hears from espeak-ng, standing for Greek phrases.
+TABLE = PhraseTable({"엄마": "πόντος", "라디오": "άστοχο"})
+
+
+def test_run_without_a_sound_card_fails_at_once_naming_the_device(referee, tmp_path):
+    started = time.perf_counter()
+    done = referee(
+        "run", "--discipline", "libre", "--distance", "10",
+        "--players", "Α,Β", "--model", str(tmp_path / "no-model"), "--mic", "0", "--pa", "1",
+        "--headset", "2", "--db", str(tmp_path / "m.sqlite3"),
+    )
+    assert done.code == 2
+    assert "--mic '0'" in done.err and "no audio input device" in done.err
+    assert "Traceback" not in done.err
+    assert time.perf_counter() - started < 10
+    assert not (tmp_path / "m.sqlite3").exists()  # nothing was written
+
+
+def test_run_refuses_a_threshold_outside_0_to_100(referee, tmp_path):
+    done = referee(
+        "run", "--discipline", "libre", "--distance", "10",
+        "--players", "Α,Β", "--model", "m", "--mic", "0", "--pa", "1", "--headset", "2",
+        "--threshold", "-5",
+    )
+    assert done.code == 2 and "'-5' is not a confidence from 0 to 100" in done.err
+
+
+def test_run_continuing_a_match_refuses_a_second_set_up(referee, tmp_path):
+    done = referee(
+        "run", "--match", "1", "--discipline", "libre",
+        "--model", "m", "--mic", "0", "--pa", "1", "--headset", "2",
+    )
+    assert done.code == 2
+    assert "--match continues a recorded match with its own set-up: drop --discipline" \
+        in done.err
+
+
+def test_run_without_a_match_needs_the_whole_set_up(referee, tmp_path):
+    done = referee(
+        "run", "--discipline", "libre", "--model", "m",
+        "--mic", "0", "--pa", "1", "--headset", "2",
+    )
+    assert done.code == 2 and "a new match needs --distance, --players" in done.err
+
+
+def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
+    referee, tmp_path, korean_model_dir, sound_devices
+):
+    db = tmp_path / "m.sqlite3"
+    with Record.open(db) as record:
+        number = record.create_match(Setup("three-cushion", 5, PLAYERS))
+        record.append(number, 1, Command(Kind.POINT))  # recorded, then the process died
+    table = tmp_path / "table.toml"
+    table.write_text('"엄마" = "πόντος"\n"라디오" = "άστοχο"\n', encoding="utf-8")
+    sound_devices.pcm = spoken_pcm(tmp_path, ["엄마", "라디오"])
+    done = referee("run", "--match", number, "--model", korean_model_dir, "--mic", "mic",
+                   "--pa", "PA", "--headset", "phones", "--db", db, "--phrase-table", table)
+    assert done.code == 0, done.err
+    with Record.open(db) as record:
+        loaded = record.load(number)
+    assert [e.command.kind for e in loaded.events] == [Kind.POINT, Kind.POINT, Kind.MISS]
+    assert all(e.announced for e in loaded.events)
+    # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn.
+    assert [device for device, _ in sound_devices.played] == [1, 1, 1, 1, 2]

@@ -1,0 +1,98 @@
+"""`referee simulate`: the stable command-line contract."""
+
+import json
+
+import pytest
+
+from rules.command import Kind
+from voice.match_record.database import Record
+
+PLAYERS = "Παπαδόπουλος,Κωνσταντίνου"
+KEYS = ["code", "channel", "text", "display", "player", "points"]
+
+
+def simulate(referee, tmp_path, lines, *extra):
+    script = tmp_path / "match.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return referee("simulate", "--discipline", "libre", "--distance", "3", "--players", PLAYERS,
+                   "--input", str(script), "--jsonl", "--db", str(tmp_path / "m.sqlite3"), *extra)
+
+
+def test_jsonl_one_object_per_announcement_in_speaking_order_then_the_state(referee, tmp_path):
+    done = simulate(referee, tmp_path, ["# a comment", "", "πόντος", "ΠΟΝΤΟΣ ΑΝΤΡΕ", "ποντος",
+                                        "αντρέ", "χμμ", "πόντος", "πόντος", "άστοχο", "σκορ"])
+    assert done.code == 0, done.err
+    objects = [json.loads(line) for line in done.out.splitlines()]
+    *announcements, state = objects
+    assert all(list(a) == KEYS for a in announcements)
+    assert [a["code"] for a in announcements] == [
+        "score", "score", "entrees", "score", "turn", "entrees", "not_understood",
+        "score", "dedans", "restees_dedans", "winner", "refused", "repeat_score",
+    ]
+    assert announcements[0] == {"code": "score", "channel": "pa", "text": "Παπαδόπουλος ένα",
+                                "display": "Παπαδόπουλος 1", "player": "Παπαδόπουλος",
+                                "points": 1}
+    assert announcements[2]["display"] == "ENTRÉES" and announcements[2]["text"] == "αντρέ"
+    assert announcements[6]["channel"] == "headset"
+    assert announcements[-3]["player"] == "Παπαδόπουλος"
+    assert state["code"] == "state"
+    assert [(p["points"], p["innings"], p["average"], p["highest_run"])
+            for p in state["players"]] == [(3, 1, 3.0, 3), (1, 1, 1.0, 1)]
+    assert state["turn"] is None and state["winner"] == "Παπαδόπουλος"
+
+
+def test_without_input_it_reads_standard_input(referee, tmp_path):
+    done = referee("simulate", "--discipline", "three-cushion", "--distance", "3",
+                   "--players", PLAYERS, "--first", "κωνσταντινου",
+                   "--db", str(tmp_path / "m.sqlite3"), stdin="πόντος\n")
+    assert done.code == 0, done.err
+    assert "Κωνσταντίνου 1" in done.out and "ΓΙΑ ΤΡΕΙΣ" not in done.out
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--discipline", "snooker", "--distance", "3", "--players", PLAYERS], "discipline"),
+        (["--discipline", "libre", "--distance", "x", "--players", PLAYERS], "distance"),
+        (["--discipline", "libre", "--distance", "-4", "--players", PLAYERS], "distance"),
+        (["--discipline", "libre", "--distance", "3", "--players", "Μόνος"], "two surnames"),
+        (["--discipline", "libre", "--distance", "3", "--players", "Α,α"], "differ"),
+        (["--discipline", "libre", "--distance", "3", "--players", PLAYERS, "--first", "Χ"],
+         "--first"),
+        (["--discipline", "libre", "--distance", "3", "--players", PLAYERS,
+          "--input", "/no/such/file"], "cannot read"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(referee, tmp_path, args, message):
+    done = referee("simulate", *args, "--db", str(tmp_path / "m.sqlite3"))
+    assert done.code == 2
+    assert len(done.err.strip().splitlines()) == 1
+    assert message in done.err
+    assert done.out == ""
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_exit_2(referee, tmp_path):
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes("πόντος\n".encode("iso-8859-7"))
+    done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players", PLAYERS,
+                   "--input", str(bad), "--db", str(tmp_path / "m.sqlite3"))
+    assert done.code == 2
+    assert "UTF-8" in done.err and str(bad) in done.err
+
+
+def test_standard_input_that_is_not_utf8_is_refused_with_exit_2_keeping_what_came_before(
+    referee, tmp_path,
+):
+    db = tmp_path / "m.sqlite3"
+    done = referee(
+        "simulate", "--discipline", "libre", "--distance", "3", "--players", PLAYERS,
+        "--db", db,
+        # The comment is longer than the decoder's buffer, so the first phrase is taken first.
+        stdin=f"πόντος\n#{'.' * 20000}\n".encode() + "πόντος\n".encode("iso-8859-7"),
+    )
+    assert done.code == 2
+    assert "standard input is not UTF-8 text" in done.err
+    assert "match 1 is recorded up to there" in done.err
+    assert f"referee resume 1 --db {db}" in done.err
+    with Record.open(db) as record:
+        assert [c.kind for c in record.load(1).commands] == [Kind.POINT]

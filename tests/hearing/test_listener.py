@@ -1,0 +1,144 @@
+"""The recognition pipeline on the real Korean vosk model: espeak-ng Korean speech →
+vosk → Korean text → the Greek phrase a table says it stands for → command."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rules.command import Command, Kind
+from rules.discipline import discipline
+from rules.vocabulary import Vocabulary
+from tests.support.korean import (
+    HEARD,
+    PLAYERS,
+    SCRIPT,
+    early_listener,
+    make_listener,
+    speech,
+    write_wav,
+)
+from voice.hearing.audio import read_wav
+from voice.hearing.listener import Listener, coverage_report, hear_recording, speed_report
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import LoadedModel
+
+
+def test_a_confirmed_early_commit_is_not_returned_twice(
+    korean_model: LoadedModel, recording: Path
+) -> None:
+    heard = hear_recording(early_listener(korean_model), *read_wav(recording))
+    assert [(h.text, h.command.kind, h.early) for _, h in heard] == HEARD
+
+
+def test_by_default_every_phrase_waits_for_its_final_result(
+    korean_model: LoadedModel, recording: Path
+) -> None:
+    listener = make_listener(korean_model)
+    heard = [h for _, h in hear_recording(listener, *read_wav(recording))]
+    assert [(h.text, h.early) for h in heard] == [(text, False) for text in SCRIPT]
+
+
+def test_a_final_that_contradicts_the_early_commit_replaces_it(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    # «άστοχο» is complete, so it is committed before «έξω» is heard in the same breath.
+    clip = write_wav(tmp_path / "x.wav", speech("라디오 버스", tmp_path))
+    heard = [h for _, h in hear_recording(early_listener(korean_model), *read_wav(clip))]
+    assert [(h.command, h.early, h.replaces) for h in heard] == [
+        (Command(Kind.MISS), True, None), (None, False, Command(Kind.MISS))]
+
+
+def test_free_form_decoding_matches_the_nearest_command(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    static = LoadedModel(dataclasses.replace(korean_model.info, runtime_grammars=False),
+                         korean_model.vosk)  # the real model, decoding without a grammar
+    listener = make_listener(static)
+    assert listener.free_form and listener.recogniser.grammar is None
+    pause = np.zeros(8820, dtype=np.float32)
+    clip = write_wav(tmp_path / "x.wav", np.concatenate([pause, speech("라디오", tmp_path)]))
+    heard = [h for _, h in hear_recording(listener, *read_wav(clip))]
+    assert [(h.text, h.command) for h in heard] == [("라디오", Command(Kind.MISS))]
+
+
+def test_free_form_text_needs_the_threshold(korean_model: LoadedModel) -> None:
+    listener = make_listener(korean_model)
+    assert listener.understand("엄마") == (Command(Kind.POINT), 100.0)
+    assert listener.understand("그 라디오") == (Command(Kind.MISS), 90.0)  # one extra word
+    assert make_listener(korean_model, threshold=95).understand("그 라디오") == (None, 90.0)
+    assert make_listener(korean_model, threshold=0).understand("[unk]") == (None, 0.0)
+
+
+def test_the_report_names_missing_words_and_what_is_left(korean_model: LoadedModel) -> None:
+    table = PhraseTable({"엄마": "πόντος", "ζζζ": "καραμπόλα", "ψψψ": "άστοχο"})
+    listener = Listener(korean_model, Vocabulary(PLAYERS, discipline("three-cushion")),
+                        table=table)
+    assert listener.recogniser.missing_words() == ["ζζζ", "ψψψ"]
+    report = coverage_report(listener)
+    assert report[0] == ("the model's vocabulary lacks 2 grammar word(s), so vosk cannot hear "
+                         "them: ζζζ, ψψψ")
+    assert "  point: still recognisable as «πόντος»" in report
+    assert "  miss: UNREACHABLE, none of its phrases can be recognised" in report
+    assert listener.phrases()[Kind.POINT] == {"πόντος": True, "καραμπόλα": False, "πόντο": False}
+
+
+def test_a_slow_decode_is_a_warning() -> None:
+    assert speed_report(0.3, free_form=False) == ["grammar decoding takes 0.30× real time"]
+    slow = speed_report(0.95, free_form=True)
+    assert slow[0] == "free-form decoding takes 0.95× real time"
+    assert slow[1].startswith("WARNING: free-form recognition cannot keep up with live speech")
+
+
+def test_a_phrase_table_spells_sentences_and_translates_back(tmp_path: Path) -> None:
+    table = PhraseTable({"a": "πόντος", "b": "έξω", "c": "Πόντος Έξω", "d": "έξω"})
+    assert table.spell("πόντος έξω") == ["a b", "a d", "c"]
+    assert table.spell("άστοχο") == []
+    assert table.translate("a x b") == "πόντος x έξω"
+    path = tmp_path / "t.toml"
+    for text, error in [("", "is empty"), ('a = 1\n', "value for 'a' must be non-empty text"),
+                        ("a = [", "phrase table"), ('"a b" = "x"\n', "exactly one word")]:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=error):
+            PhraseTable.load(path)
+    with pytest.raises(ValueError, match="cannot read phrase table .*: No such file"):
+        PhraseTable.load(tmp_path / "none.toml")
+
+
+@pytest.fixture(scope="module")
+def grandfather(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """«할아버지» (= «σκορ»), whose first partial result is «버스» (= «έξω», complete too)."""
+    folder = tmp_path_factory.mktemp("settle")
+    pause = np.zeros(int(22050 * 0.8), dtype=np.float32)
+    return write_wav(folder / "x.wav", np.concatenate([pause, speech("할아버지", folder), pause,
+                                                       pause]))
+
+
+def test_an_unsettled_partial_can_be_a_false_commit(
+    korean_model: LoadedModel, grandfather: Path
+) -> None:
+    heard = [h for _, h in hear_recording(early_listener(korean_model), *read_wav(grandfather))]
+    assert [(h.text, h.command, h.early, h.replaces) for h in heard] == [
+        ("버스", Command(Kind.OUT), True, None),
+        ("할아버지", Command(Kind.SCORE), False, Command(Kind.OUT))]
+
+
+def test_a_partial_is_committed_once_it_has_settled(
+    korean_model: LoadedModel, grandfather: Path
+) -> None:
+    listener = early_listener(korean_model, settle_ms=300)
+    assert [(h.text, h.early) for _, h in hear_recording(listener, *read_wav(grandfather))] == [
+        ("할아버지", True)]
+
+
+def test_settling_delays_the_commit_by_that_much_audio(
+    korean_model: LoadedModel, recording: Path
+) -> None:
+    at_once = hear_recording(early_listener(korean_model), *read_wav(recording))
+    settled = hear_recording(early_listener(korean_model, settle_ms=300), *read_wav(recording))
+    assert [h for _, h in settled] == [h for _, h in at_once]
+    delays = [round(b[0] - a[0], 2) for a, b in zip(at_once, settled, strict=True)]
+    assert delays == [0.0, 0.3, 0.3, 0.3]  # «πόντος» waits for the final either way

@@ -1,0 +1,33 @@
+"""A match set-up the rules cannot play is refused with a SetupError naming the fault."""
+
+import pytest
+
+from rules.discipline import SetupError, discipline
+from rules.errors import RefereeError
+from rules.state import MAX_DISTANCE, Setup
+
+
+@pytest.mark.parametrize(
+    "args,fault",
+    [
+        (("snooker", 50, ("Α", "Β")), "unknown discipline 'snooker'; choose one of: libre, "),
+        (("libre", 2.5, ("Α", "Β")), "the distance must be a whole number, not 2.5"),
+        (("libre", True, ("Α", "Β")), "the distance must be a whole number, not True"),
+        (("libre", MAX_DISTANCE + 1, ("Α", "Β")), f"the distance must be 1 to {MAX_DISTANCE}"),
+        (("libre", 50, ("Α", " ")), "exactly two non-empty surnames"),
+        (("libre", 50, ("Άλφα", "αλφα")), "the two surnames must differ"),
+        (("libre", 50, ("Α", "Β"), 2), "the player who breaks must be one of the two"),
+    ],
+)
+def test_a_bad_set_up_is_a_setup_error_naming_the_fault(args, fault):
+    with pytest.raises(SetupError, match=fault):
+        Setup(*args)
+
+
+def test_an_unknown_discipline_name_is_a_setup_error():
+    with pytest.raises(SetupError, match="unknown discipline 'carom'"):
+        discipline("carom")
+
+
+def test_setup_errors_are_the_projects_errors_and_still_value_errors():
+    assert issubclass(SetupError, RefereeError) and issubclass(SetupError, ValueError)

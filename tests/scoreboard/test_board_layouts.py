@@ -1,0 +1,421 @@
+"""The hall board on real screens (headless Chromium): every text box inside its box and the
+screen, none over another, at 16:9, 4:3, 5:4, portrait and as a stream's overlay; the offline
+state and the reconnection; names refitted when the window changes size.
+
+Screenshots go to test-artifacts/board/ (look at them: they must read as a hall scoreboard).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+import tests.support.server as server_support
+from phrases.render import render
+from rules.command import Command, Kind
+from rules.match import apply
+from rules.state import Setup, new_match
+from tests.support.server import ARTIFACTS, serving
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--hide-scrollbars",
+)
+SCREENS = {  # name: (width, height)
+    "16x9": (1920, 1080),
+    "4x3": (1024, 768),
+    "5x4": (1280, 1024),
+    "portrait": (1080, 1920),
+}
+SHOTS = ARTIFACTS / "board"
+WAIT = 5  # seconds
+RECONNECT_WAIT = 20  # seconds: the board's retries back off up to 15 s apart
+
+# Two 25-letter surnames and scores of four digits: the widest a board has to show.
+A, B = "Κωνσταντινοπουλοπαπαδάκης", "Μαυρομιχαλοπουλοκωνστάκης"
+PLAYERS = (A, B)
+POINT, MISS = Command(Kind.POINT), Command(Kind.MISS)
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver",
+)
+
+
+def live_match() -> tuple[Setup, list[Command]]:
+    """Libre to 1255: A at the table on 1250 (run 150, «για πέντε», ENTRÉES), on his break;
+    B on 987."""
+    commands: list[Command] = []
+    for inning in range(11):
+        commands += [POINT] * 100 + [MISS] + [POINT] * (89 if inning < 10 else 97) + [MISS]
+    commands += [POINT] * 149 + [Command(Kind.POINT_ENTREES), Command(Kind.BREAK, player=A)]
+    return Setup("libre", 1255, PLAYERS), commands
+
+
+def extension_match() -> tuple[Setup, list[Command]]:
+    """Three-cushion to 1000, tied twice: the second extension (single strokes, to 1200),
+    1101 to 1100, and B has just sent the red and the white off the table."""
+    commands = [POINT] * 2000 + [Command(Kind.STARTS, player=B)] + [POINT] * 200
+    commands += [Command(Kind.STARTS, player=A), POINT]
+    commands += [Command(Kind.BALL_OFF, balls=("red", "white"))]
+    return Setup("three-cushion", 1000, PLAYERS), commands
+
+
+def recorded(record: Record, setup: Setup, commands: list[Command]) -> tuple[int, list]:
+    """Record the match; its id and what the rules announced at its last command."""
+    match_id = record.create_match(setup)
+    match, said = new_match(setup), []
+    for seq, command in enumerate(commands, 1):
+        match, said = apply(match, command)
+        record.append(match_id, seq, command)
+    return match_id, said
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    """A server over a record of three matches: the live match (1), the extension match (2),
+    a new one-cushion match (3). Yields its URL and the `balls_off` value the board's JSON is
+    to carry for match 2."""
+    db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
+    with Record.open(db) as record:
+        live, _ = recorded(record, *live_match())
+        extension, said = recorded(record, *extension_match())
+        one_cushion, _ = recorded(record, Setup("one-cushion", 50, PLAYERS), [])
+    assert (live, extension, one_cushion) == (1, 2, 3)
+    (off,) = [a for a in said if a.code == "ball_off_table"]
+    spoken = asdict(render(off))
+    balls_off = {
+        "text": spoken["text"],
+        "display": spoken["display"],
+        "spots": [{"ball": ball, "spot": spot} for ball, spot in off.spots],
+    }
+    with serving(db) as url:
+        yield url, balls_off
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    profile = tmp_path_factory.mktemp("profile")
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def window(browser):
+    """A fresh window; closed after the test, leaving the browser's first one."""
+    first = browser.window_handles[0]
+    browser.switch_to.new_window("window")
+    yield browser
+    browser.close()
+    browser.switch_to.window(first)
+
+
+def size(browser, width: int, height: int) -> None:
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
+    })
+
+
+def pushing(browser, state: dict) -> None:
+    """Replace the page's WebSocket by one that delivers `state` once, then stays open.
+
+    Stands in for the server where the board's JSON does not yet carry a field."""
+    script = f"""
+        window.WebSocket = class {{
+          constructor() {{
+            setTimeout(() => {{
+              this.onopen?.();
+              this.onmessage?.({{ data: {json.dumps(json.dumps(state))} }});
+            }}, 0);
+          }}
+          close() {{}}
+          send() {{}}
+        }};"""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+
+
+def plain(text: str) -> str:
+    """`text` without accents: Chromium drops them when it capitalises Greek (lang="el")."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def showing(browser, selector: str, expected: str, wait: float = WAIT) -> None:
+    """Wait until the element's text matches `expected` (a pattern; accents are ignored)."""
+    def matches(driver):
+        text = driver.find_element(By.CSS_SELECTOR, selector).text
+        return re.fullmatch(plain(expected), plain(text))
+
+    WebDriverWait(browser, wait, 0.05).until(matches, f"{selector} never showed {expected!r}")
+
+
+def settled(browser) -> None:
+    """Wait for the fonts and two animation frames, so the page's fitting has run."""
+    browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        document.fonts.ready.then(() => requestAnimationFrame(() => requestAnimationFrame(done)));
+    """)
+
+
+# Every visible text node's box (a Range's getBoundingClientRect): it must lie inside the
+# viewport and inside the border box of every element that holds it, its element must not
+# scroll (scrollWidth <= clientWidth), and no two text boxes may overlap.
+LAYOUT_PROBLEMS = """
+const SLACK = 1;  // px: Chromium rounds a glyph box's ascent and descent to whole pixels
+const problems = [];
+const boxes = [];
+const name = (el) => el.id
+  ? `#${el.id}` : `${el.closest("[id]")?.id ?? ""} .${el.className || el.tagName}`;
+const inside = (r, o) => r.left >= o.left - SLACK && r.right <= o.right + SLACK
+  && r.top >= o.top - SLACK && r.bottom <= o.bottom + SLACK;
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  if (!node.textContent.trim()) continue;
+  const element = node.parentElement;
+  const style = getComputedStyle(element);
+  if (!element.getClientRects().length || style.visibility !== "visible") continue;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const box = range.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) continue;
+  const label = `${name(element)} ${JSON.stringify(node.textContent.trim().slice(0, 30))}`;
+  const viewport = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  if (!inside(box, viewport)) problems.push(`${label} leaves the screen: ${JSON.stringify(box)}`);
+  const scrolls = element.scrollWidth > element.clientWidth
+    || element.scrollHeight > element.clientHeight;
+  if (style.display !== "inline" && scrolls) {
+    problems.push(`${label} is cut: scroll ${element.scrollWidth}×${element.scrollHeight}`
+      + ` in ${element.clientWidth}×${element.clientHeight}`);
+  }
+  for (let holder = element; holder && holder !== document.body; holder = holder.parentElement) {
+    if (!inside(box, holder.getBoundingClientRect())) {
+      problems.push(`${label} sticks out of ${name(holder)}`);
+      break;
+    }
+  }
+  boxes.push([label, box]);
+}
+for (let i = 0; i < boxes.length; i++) {
+  for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i];
+    const [b, s] = boxes[j];
+    const across = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+    const down = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+    if (across > SLACK && down > SLACK) problems.push(`${a} overlaps ${b}`);
+  }
+}
+return { problems, texts: boxes.length };
+"""
+
+
+def assert_laid_out(browser, shot: str) -> None:
+    settled(browser)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / f"{shot}.png"))
+    laid = browser.execute_script(LAYOUT_PROBLEMS)
+    assert laid["texts"] >= 10, laid
+    assert laid["problems"] == [], f"{shot}: " + "\n".join(laid["problems"])
+
+
+def api_state(browser, url: str, match: int) -> dict:
+    """The board's JSON for `match`, as the server gives it."""
+    browser.get(f"{url}/api/matches/{match}")
+    return json.loads(browser.find_element(By.TAG_NAME, "body").text)
+
+
+def rect(browser, selector: str) -> dict:
+    return browser.execute_script(
+        "return document.querySelector(arguments[0]).getBoundingClientRect().toJSON()", selector
+    )
+
+
+def font_px(browser, selector: str) -> float:
+    return browser.execute_script(
+        "return parseFloat(getComputedStyle(document.querySelector(arguments[0])).fontSize)",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_live_match_fits_every_hall_screen(window, hall, screen):
+    url, _ = hall
+    size(window, *SCREENS[screen])
+    window.get(f"{url}/board/1")
+    showing(window, "#p0 .points", "1250")
+    showing(window, "#p1 .points", "987")
+    showing(window, "#p0 .run", "ΣΕΡΙ 150")
+    showing(window, "#p0 .reminder", "ΓΙΑ ΠΕΝΤΕ")
+    showing(window, "#call .written", "ENTRÉES")
+    showing(window, "#banner", rf"ΔΙΑΛΕΙΜΜΑ · {A.upper()} · \d:\d\d")
+    showing(window, "#game", "ΕΛΕΥΘΕΡΟ · 1255")
+    terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, "#p0 dt")]
+    assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
+    assert_laid_out(window, f"live-{screen}")
+    first, second = rect(window, "#p0 .points"), rect(window, "#p1 .points")
+    if screen == "portrait":  # players stacked
+        assert first["bottom"] <= second["top"]
+    else:
+        assert first["right"] <= second["left"]
+    # Both scores are drawn at one size, however many digits each has.
+    assert font_px(window, "#p0 .points") == font_px(window, "#p1 .points")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall, screen):
+    url, balls_off = hall
+    state = api_state(window, url, 2)
+    assert state["extension"] == 2 and state["single_stroke"]
+    # The board's JSON does not carry the balls' spots yet: the page is given the field it
+    # reads, `balls_off`, as the rules announced it (see the report for the server side).
+    pushing(window, {**state, "balls_off": balls_off})
+    size(window, *SCREENS[screen])
+    window.get(f"{url}/board/2")
+    showing(window, "#phase", "ΠΑΡΑΤΑΣΗ 2 · ΕΩΣ 1200 · ΜΙΑ ΣΤΕΚΙΑ")
+    showing(window, "#game", "ΤΡΙΣΠΟΝΤΕΣ · 1000")
+    showing(window, "#p0 .points", "1101")
+    showing(window, "#off .off-title", "ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ")
+    lines = window.find_elements(By.CSS_SELECTOR, "#off .off-line")
+    assert [line.get_attribute("data-ball") for line in lines] == ["red", "white"]
+    assert [line.text for line in lines] == balls_off["display"].split(": ")[1].split(", ")
+    balls = window.execute_script(
+        "return [...document.querySelectorAll('#off .ball')].map((b) => b.className)"
+    )
+    assert balls == ["ball red foot", "ball white head"]
+    # The extension is a notice of its own, in larger type than the header's line.
+    assert font_px(window, "#phase") > font_px(window, "#game")
+    assert_laid_out(window, f"extension-{screen}")
+
+
+def test_the_board_names_games_and_figures_as_the_regulation_does(window, hall):
+    url, _ = hall
+    window.get(f"{url}/board/3")
+    showing(window, "#game", "ΣΠΟΝΤΑ · 50")
+    showing(window, "#p0 .run", "ΣΕΡΙ 0")
+    terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, "#p1 dt")]
+    assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
+
+
+def test_balls_off_named_only_in_the_calls_are_shown_in_words(window, hall):
+    url, balls_off = hall
+    state = api_state(window, url, 2)
+    said = {"code": "ball_off_table", "channel": "pa", "player": None, "points": None}
+    said |= {"text": balls_off["text"], "display": balls_off["display"]}
+    pushing(window, {**state, "call": [said]})  # no `balls_off`: no spots to draw
+    size(window, *SCREENS["16x9"])
+    window.get(f"{url}/board/2")
+    showing(window, "#off .off-title", "ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ")
+    lines = window.find_elements(By.CSS_SELECTOR, "#off .off-line")
+    assert [line.text for line in lines] == balls_off["display"].split(": ")[1].split(", ")
+    assert not window.find_element(By.CSS_SELECTOR, "#off .table").is_displayed()
+    assert window.find_elements(By.CSS_SELECTOR, "#call .term") == []  # not said twice
+    assert_laid_out(window, "balls-off-in-words-16x9")
+
+
+@pytest.mark.parametrize("match", [1, 2])
+def test_the_overlay_is_a_transparent_lower_third(window, hall, match):
+    url, balls_off = hall
+    if match == 2:
+        pushing(window, {**api_state(window, url, 2), "balls_off": balls_off})
+    width, height = SCREENS["16x9"]
+    size(window, width, height)
+    window.execute_cdp_cmd(  # screenshots keep the transparency, as OBS composes it
+        "Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}}
+    )
+    window.get(f"{url}/board/{match}?overlay=1")
+    showing(window, "#p0 .points", "1250" if match == 1 else "1101")
+    assert "overlay" in window.find_element(By.TAG_NAME, "body").get_attribute("class")
+    backgrounds = window.execute_script(
+        "return [document.documentElement, document.body]"
+        ".map((e) => getComputedStyle(e).backgroundColor)"
+    )
+    assert backgrounds == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
+    assert_laid_out(window, f"overlay-{match}")
+    board = window.execute_script("""
+        const boxes = [...document.body.children].filter((e) => e.getClientRects().length)
+          .map((e) => e.getBoundingClientRect());
+        return { top: Math.min(...boxes.map((b) => b.top)),
+                 right: Math.max(...boxes.map((b) => b.right)) };
+    """)
+    assert board["top"] >= height * 2 / 3, "the overlay is not a lower third"
+    assert board["right"] <= width * 0.6, "the overlay covers the picture's width"
+
+
+def test_names_refit_when_the_window_changes_size(window, hall):
+    url, _ = hall
+    size(window, 1920, 1080)
+    window.get(f"{url}/board/1")
+    showing(window, "#p1 .points", "987")
+    settled(window)
+    wide = font_px(window, "#p1 .name")
+    size(window, 1024, 768)
+    settled(window)
+    narrow = font_px(window, "#p1 .name")
+    assert narrow < wide * 0.7
+    assert_laid_out(window, "resized-to-4x3")
+    size(window, 1920, 1080)
+    settled(window)
+    assert font_px(window, "#p1 .name") == pytest.approx(wide, abs=1)  # grows back
+
+
+def test_the_reconnection_waits_grow_with_jitter(window, hall):
+    url, _ = hall
+    window.get(f"{url}/board/1")
+    waits = window.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import("/static/feed.js").then(({ backoff }) => done(
+          [0, 1, 2, 3, 4, 5, 10, 30].map((attempt) =>
+            Array.from({ length: 50 }, () => backoff(attempt)))));
+    """)
+    ceilings = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000]
+    for ceiling, samples in zip(ceilings, waits, strict=True):
+        assert all(ceiling / 2 <= wait <= ceiling for wait in samples), (ceiling, samples)
+        assert len(set(samples)) > 40  # jitter: a hall of boards does not retry in step
+
+
+def test_a_board_that_loses_the_server_says_so_and_comes_back(window, tmp_path, monkeypatch):
+    db = tmp_path / "m.sqlite3"
+    with Record.open(db) as record:
+        recorded(record, Setup("libre", 1255, PLAYERS), [POINT] * 1250 + [MISS] + [POINT] * 987)
+    port = server_support.free_port()
+    monkeypatch.setattr(server_support, "free_port", lambda: port)  # the same address again
+    size(window, 1280, 1024)
+    with serving(db) as url:
+        window.get(f"{url}/board/1")
+        showing(window, "#p1 .points", "987")
+        assert window.find_element(By.ID, "offline").get_attribute("hidden") is not None
+    dropped = datetime.now()
+    showing(window, "#offline", r"ΕΚΤΟΣ ΣΥΝΔΕΣΗΣ — ΤΕΛΕΥΤΑΙΑ ΕΝΗΜΕΡΩΣΗ \d\d:\d\d:\d\d")
+    shown = window.find_element(By.ID, "last").text
+    moment = datetime.combine(dropped.date(), datetime.strptime(shown, "%H:%M:%S").time())
+    assert abs((moment - dropped).total_seconds()) < 5
+    assert "offline" in window.find_element(By.TAG_NAME, "body").get_attribute("class")
+    assert window.find_element(By.ID, "link").get_attribute("class") == "down"
+    assert_laid_out(window, "offline-5x4")
+
+    with Record.open(db) as record:  # the referee went on while the server was down
+        Ledger(record, 1).hear("πόντος")
+    time.sleep(1)  # the board keeps retrying meanwhile
+    with serving(db):
+        showing(window, "#p1 .points", "988", wait=RECONNECT_WAIT)
+        showing(window, "#offline", "")
+        assert "offline" not in window.find_element(By.TAG_NAME, "body").get_attribute("class")

@@ -1,0 +1,133 @@
+"""A real browser (Debian's headless chromium, driven by Selenium) on the board and the panel."""
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as shown
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.support.match import A
+from tests.support.server import ARTIFACTS, new_record, serving
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+)
+SCREEN = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+WAIT = 5  # seconds
+LATENCY = 0.2  # seconds from an event the voice loop records to the board showing it
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver",
+)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
+    yield driver
+    driver.quit()
+
+
+def opened(browser, url, screen):
+    """Open `url` in a new window the size of `screen`; its handle."""
+    browser.switch_to.new_window("window")
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", screen)
+    browser.get(url)
+    return browser.current_window_handle
+
+
+def text_of(browser, selector, expected, poll=0.1):
+    """Wait until the element shows `expected` (a string or a pattern)."""
+    def showing(driver):
+        text = driver.find_element(By.CSS_SELECTOR, selector).text
+        return re.fullmatch(expected, text) is not None
+
+    WebDriverWait(browser, WAIT, poll).until(showing, f"{selector} never showed {expected!r}")
+
+
+def press(browser, kind):
+    """Tap a panel button once it is enabled again (the panel disables them mid-request)."""
+    button = (By.CSS_SELECTOR, f'button[data-kind="{kind}"]')
+    WebDriverWait(browser, WAIT).until(shown.element_to_be_clickable(button)).click()
+
+
+def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
+    db = new_record(tmp_path / "m.sqlite3")
+    with serving(db) as url:
+        board = opened(browser, f"{url}/board/1", SCREEN)
+        text_of(browser, "#p0 .points", "0")
+        panel = opened(browser, f"{url}/referee/1", PHONE)
+        text_of(browser, "#link", "●")
+        for _ in range(5):
+            press(browser, "point")
+        press(browser, "respot")  # refused: no TOUCHENT, so nothing is recorded
+        text_of(browser, "#said li:first-child",
+                "στήσιμο μόνο μετά από TOUCHENT\nστήσιμο μόνο μετά από τους")
+        press(browser, "entrees")
+        press(browser, "break")
+        text_of(browser, "#said li:first-child",
+                f"ΔΙΑΛΕΙΜΜΑ 5′: {A}\nδιάλειμμα πέντε λεπτών, {A}")
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "panel.png"))
+
+        browser.switch_to.window(board)
+        text_of(browser, "#p0 .points", "5")
+        text_of(browser, "#p0 .run", "ΣΕΡΙ 5")
+        text_of(browser, "#p0 .reminder", "ΓΙΑ ΠΕΝΤΕ")
+        text_of(browser, "#p0 .innings", "1")
+        text_of(browser, "#p0 .average", "5.000")
+        text_of(browser, "#p1 .points", "0")
+        text_of(browser, "#call .written", "ENTRÉES")
+        text_of(browser, "#call .spoken", "αντρέ")
+        text_of(browser, "#banner", rf"ΔΙΑΛΕΙΜΜΑ · {A.upper()} · 4:5\d")
+        assert "at-table" in browser.find_element(By.ID, "p0").get_attribute("class")
+        browser.save_screenshot(str(ARTIFACTS / "board.png"))
+
+        browser.switch_to.window(panel)
+        press(browser, "break_end")
+        press(browser, "miss")
+        browser.switch_to.window(board)
+        text_of(browser, "#banner", "")
+        text_of(browser, "#p1 .run", "ΣΕΡΙ 0")  # his turn now
+        text_of(browser, "#p0 .run", "")
+
+        with Record.open(db) as record:  # the voice loop, talking while the board is up
+            voice = Ledger(record, 1)
+            for points in range(1, 4):
+                voice.hear("πόντος έξω")  # out of the triangle he found the balls in
+                started = time.monotonic()  # the event is committed: the board has 200 ms
+                text_of(browser, "#p1 .points", str(points), poll=0.005)
+                assert time.monotonic() - started < LATENCY
+
+
+def test_with_a_token_the_panel_asks_for_it_once(browser, tmp_path):
+    db = new_record(tmp_path / "m.sqlite3")
+    with serving(db, "--token", "hall-42") as url:
+        opened(browser, f"{url}/referee/1", PHONE)
+        press(browser, "point")
+        text_of(browser, "#said li:first-child", "χρειάζεται ο κωδικός του διαιτητή")
+        field = browser.find_element(By.ID, "token-text")
+        field.send_keys("hall-42")
+        field.submit()
+        press(browser, "point")
+        text_of(browser, "#said li:first-child", f"{A} 1\n{A} ένα")
+        text_of(browser, "#s0 .points", "1")
+        opened(browser, f"{url}/referee/1", PHONE)  # the token is kept for the next visit
+        press(browser, "point")
+        text_of(browser, "#s0 .points", "2")

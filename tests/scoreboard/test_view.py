@@ -1,0 +1,119 @@
+"""The scoreboard's view of a record: calls, reminders and the break start, all replayed."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.command import Command, Kind
+from rules.match import BREAK_SECONDS
+from rules.state import Setup, new_match
+from tests.support.match import PLAYERS, A, B
+from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.ledger import Ledger
+from voice.scoreboard.view import board, in_force
+from voice.session import Session
+
+KINDS = [Kind.POINT, Kind.MISS, Kind.ENTREES, Kind.OUT, Kind.BREAK, Kind.BREAK_END, Kind.UNDO]
+COMMANDS = st.one_of(
+    st.sampled_from(KINDS).map(Command),
+    st.floats(0, 400).map(lambda s: Command(Kind.TICK, seconds=s)),
+)
+
+
+@pytest.fixture
+def record(tmp_path):
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        yield record
+
+
+def played(record, *phrases, discipline="libre", distance=50):
+    """The board of a new match after the referee said `phrases`."""
+    ledger = Ledger(record, record.create_match(Setup(discipline, distance, PLAYERS)))
+    for text in phrases:
+        ledger.hear(text)
+    return board(record.load(ledger.match_id))
+
+
+def calls(state):
+    return [(c["display"], c["text"]) for c in state["call"]]
+
+
+def reminders(state):
+    return [p["reminder"] and p["reminder"]["display"] for p in state["players"]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(commands=st.lists(COMMANDS, max_size=60))
+def test_the_events_in_force_are_the_match_history(commands):
+    session, events = Session(new_match(Setup("libre", 8, PLAYERS))), []
+    for command in commands:
+        before = session.match
+        session.command(command)
+        if session.match is not before:
+            events.append(RecordedEvent(len(events) + 1, command, "", False))
+    kept = in_force(session.match.setup, tuple(events))
+    assert [event.command for event, _ in kept] == list(session.match.history)
+
+
+def test_the_board_carries_the_summary_and_the_record_position(record):
+    state = played(record, "πόντος", "πόντος", "άστοχο")
+    assert state["match"] == 1 and state["seq"] == 3
+    assert [p["points"] for p in state["players"]] == [2, 0]
+    assert state["turn"] == B and state["run"] == 0 and state["winner"] is None
+
+
+def test_the_call_is_what_the_pa_said_of_the_balls_at_the_latest_stroke(record):
+    assert calls(played(record, "αντρέ")) == [("ENTRÉES", "αντρέ")]
+    assert calls(played(record, "αντρέ", "πόντος")) == [("DEDANS", "ντεντάν")]
+    assert calls(played(record, "αντρέ", "πόντος", "πόντος έξω")) == []
+    assert calls(played(record, "αντρέ", "πόντος", "πόντος")) == [
+        ("RESTÉES DEDANS", "ρεστέ ντεντάν")  # nothing carries over to the next player
+    ]
+
+
+def test_the_call_is_the_pa_s_alone(record):
+    state = played(record, "τους", discipline="three-cushion", distance=15)
+    assert calls(state) == [("TOUCHENT", "τους")]  # not the headset's reminder
+
+
+def test_a_cadre_call_names_the_frame_and_the_anchor(record):
+    state = played(record, "αντρέ άγκυρα 5", discipline="cadre-47-2")
+    assert calls(state) == [("ENTRÉES, κάδρο 5", "αντρέ, κάδρο πέντε"),
+                            ("ENTRÉES · ΑΓΚΥΡΑ", "αντρέ άγκυρα")]
+
+
+def test_the_call_stays_through_a_break_and_undo_brings_back_the_one_before(record):
+    assert calls(played(record, "αντρέ", "διάλειμμα", "τέλος διαλείμματος")) == [
+        ("ENTRÉES", "αντρέ")
+    ]
+    assert calls(played(record, "αντρέ", "πόντος", "διόρθωση")) == [("ENTRÉES", "αντρέ")]
+
+
+def test_a_reminder_holds_until_its_player_scores_again(record):
+    five = ["πόντος"] * 5
+    assert reminders(played(record, *five, distance=10)) == ["ΓΙΑ ΠΕΝΤΕ", None]
+    assert reminders(played(record, *five, "άστοχο", "πόντος", distance=10)) == [
+        "ΓΙΑ ΠΕΝΤΕ", None
+    ]
+    assert reminders(played(record, *five, "πόντος", distance=10)) == [None, None]
+    assert reminders(played(record, *five, "διόρθωση", distance=10)) == [None, None]
+    three = played(record, "πόντος", "πόντος", discipline="three-cushion", distance=5)
+    assert reminders(three) == ["ΓΙΑ ΤΡΕΙΣ", None]
+
+
+def test_the_break_start_is_the_time_recorded_for_the_break_in_force(record):
+    state = played(record, "πόντος", "διάλειμμα")
+    events = record.load(state["match"]).events
+    assert state["break"] == A and state["break_started"] == events[1].created
+    assert state["break_seconds"] == BREAK_SECONDS
+    assert played(record, "διάλειμμα", "τέλος διαλείμματος")["break_started"] is None
+
+
+def test_undoing_back_into_a_break_gives_that_break_s_own_start(record):
+    state = played(
+        record, "διάλειμμα", "τέλος διαλείμματος", "άστοχο", "διάλειμμα", "διόρθωση",
+        "διόρθωση", "διόρθωση",
+    )
+    events = record.load(state["match"]).events
+    assert state["break"] == A
+    assert state["break_started"] == events[0].created != events[3].created

@@ -1,0 +1,62 @@
+"""A real `referee serve` process on a free loopback port, for the socket and browser tests."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from rules.state import Setup
+from tests.support.match import PLAYERS
+from voice.match_record.database import Record
+
+STARTUP_SECONDS = 15.0
+REFEREE = Path(sys.executable).with_name("referee")  # the installed command line
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def new_record(path: Path, discipline: str = "libre", distance: int = 10) -> Path:
+    """A record holding match 1 between the test players."""
+    with Record.open(path) as record:
+        record.create_match(Setup(discipline, distance, PLAYERS))
+    return path
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def serving(db: Path, *args: str) -> Iterator[str]:
+    """`referee serve --db DB ARGS` until the block ends (then Ctrl-C: it must exit with 0)."""
+    port = free_port()
+    command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
+    process = subprocess.Popen([*command, *args], stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=STARTUP_SECONDS)
+    assert process.returncode == 0, err
+    assert f":{port}/board/MATCH, control panel http://" in err, err
+    assert err.endswith("stopped\n"), err
+
+
+def _wait_for(port: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"referee serve exited with {process.returncode}")
+        with suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"referee serve did not listen on port {port}")

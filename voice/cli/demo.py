@@ -1,0 +1,83 @@
+"""`referee demo`: a short match in the Greek voice; into a WAV file without a sound card."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import wave
+from importlib.resources import files
+from pathlib import Path
+from typing import TextIO
+
+from rules.state import Setup, new_match
+from voice import devices
+from voice.cli.arguments import Subcommands
+from voice.live.transcript import transcript_phrases
+from voice.session import Session
+from voice.speaking.printer import display_line
+
+PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
+GAP_SECONDS = 0.4
+
+
+def register(sub: Subcommands) -> None:
+    """Add `demo` to the command line."""
+    demo = sub.add_parser("demo", help="play a short demo match through the Greek voice")
+    demo.add_argument(
+        "--wav", type=Path, default=Path("demo-wav"),
+        help="where the WAV files go when there is no sound card (default: demo-wav)",
+    )
+    demo.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee demo`."""
+    script = files("voice.cli").joinpath("demo.txt").read_text(encoding="utf-8").splitlines()
+    demo(script, args.wav, sys.stdout, _speaker())
+    return 0
+
+
+def _speaker() -> devices.Device | None:
+    try:
+        outputs = [d for d in devices.devices() if d.outputs > 0]
+    except devices.DeviceError:
+        return None
+    return outputs[0] if outputs else None
+
+
+def demo(
+    script: list[str], wav_dir: Path, out: TextIO, speaker: devices.Device | None
+) -> Path | None:
+    """Voice the demo match on `speaker`, or without one into `wav_dir` (returns demo.wav)."""
+    import numpy as np  # loaded here, not on every `referee` command
+
+    from voice.speaking.synthesis import Synthesiser
+
+    session = Session(new_match(Setup("libre", 8, PLAYERS)))
+    voice = Synthesiser()
+    spoken: list[np.ndarray] = []
+    rate = 0
+    for text in transcript_phrases(script):
+        out.write(f"διαιτητής: {text}\n")
+        for utterance in session.hear(text):
+            out.write(f"  {display_line(utterance)}\n")
+            if utterance.channel != "pa":
+                continue
+            samples, rate = voice.render(utterance.text)
+            if speaker is not None:
+                devices.play(samples, rate, speaker)
+            spoken.append(samples)
+    if speaker is not None:
+        out.write(f"spoken on {speaker.name}\n")
+        return None
+    wav_dir.mkdir(parents=True, exist_ok=True)
+    path = wav_dir / "demo.wav"
+    gap = np.zeros(int(rate * GAP_SECONDS), dtype=np.int16)
+    audio = np.concatenate([part for s in spoken for part in (s, gap)])
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(audio.tobytes())
+    out.write(f"no sound card: {len(spoken)} announcements, {len(audio) / rate:.1f} s, in {path}\n")
+    return path

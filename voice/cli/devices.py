@@ -1,0 +1,34 @@
+"""`referee devices`: the audio devices, with the ids that --mic, --pa and --headset take."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from voice.cli.arguments import Subcommands, UsageError
+from voice.devices import Device, DeviceError, devices
+
+
+def register(sub: Subcommands) -> None:
+    """Add `devices` to the command line."""
+    parser = sub.add_parser("devices", help="list the audio input and output devices")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee devices`."""
+    try:
+        found = devices()
+    except DeviceError as error:
+        raise UsageError(str(error)) from None
+    if not found:
+        sys.stdout.write("no audio devices: this machine has no sound card (PortAudio found "
+                         "none); `referee listen --wav FILE` works without one\n")
+    sys.stdout.writelines(line(d) + "\n" for d in found)
+    return 0
+
+
+def line(device: Device) -> str:
+    """One device: its id, what it does, its name and default rate."""
+    roles = [f"{n} {what}" for n, what in ((device.inputs, "in"), (device.outputs, "out")) if n]
+    return f"{device.index:3d}  {', '.join(roles):<14}  {device.name}  ({device.default_rate:g} Hz)"

@@ -1,0 +1,29 @@
+"""What `listen` and `run` share: the recognition pipeline loaded, and what it can hear said."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
+from voice.hearing.phrase_table import PhraseTable
+
+if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
+    from voice.hearing.listener import Listener
+
+
+def start_listener(
+    model: Path,
+    vocabulary: Vocabulary,
+    table: PhraseTable | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    early: bool = False,
+    prog: str = "referee listen",
+) -> Listener:
+    """Load the model and the pipeline, and say on stderr what it can hear, and how fast."""
+    from voice.hearing.listener import describe, load_listener
+
+    listener = load_listener(model, vocabulary, table, threshold, early)
+    sys.stderr.writelines(f"{prog}: {line}\n" for line in describe(listener, model))
+    return listener

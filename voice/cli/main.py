@@ -1,0 +1,76 @@
+"""The `referee` command line: each subcommand lives in the module named after it."""
+
+from __future__ import annotations
+
+import sys
+
+from rules.errors import RefereeError
+from voice.cli import (
+    demo,
+    devices,
+    export,
+    listen,
+    matches,
+    model,
+    resume,
+    run,
+    serve,
+    simulate,
+)
+from voice.cli.arguments import Parser, one_line
+from voice.devices import NoDevice
+from voice.hearing.model import ModelError
+from voice.live.transcript import TranscriptError
+from voice.match_record.database import (
+    DamagedRecord,
+    NewerRecord,
+    NoRecord,
+    NoSuchMatch,
+    NotARecord,
+)
+
+# How to mend each fault the layers below report, in the command line's words.
+FIXES: dict[type[RefereeError], str] = {
+    NoRecord: "start a match with `referee simulate --db {path}`",
+    NoSuchMatch: "`referee matches --db {path}` lists them",
+    NotARecord: "choose another file with --db",
+    DamagedRecord: "restore it from a backup, or salvage what it holds with "
+    "`sqlite3 {path} .recover`",
+    NewerRecord: "it may come from another version of carom-referee: open it with the version "
+    "that recorded it, or upgrade to a newer carom-referee",
+    TranscriptError: "`referee resume {match_id} --db {path}` continues it",
+    ModelError: "download vosk-model-el-gr-0.7 and unpack it into models/ "
+    "(see models/README.md), or run `referee model fetch`",
+    NoDevice: "connect one, or use `referee listen --wav FILE` / `referee simulate` without audio",
+}
+
+COMMANDS = (simulate, resume, matches, export, run, listen, devices, model, serve, demo)
+
+
+def parser() -> Parser:
+    """The argument parser with every subcommand."""
+    main = Parser(prog="referee", description="Voice assistant for the carom referee.")
+    sub = main.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for module in COMMANDS:
+        module.register(sub)
+    return main
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except RefereeError as error:
+        sys.stderr.write(f"referee {args.command}: error: {one_line(explain(error))}\n")
+        return 2
+
+
+def explain(error: RefereeError) -> str:
+    """The fault, and how to mend it where the command line knows how."""
+    fix = next((text for kind, text in FIXES.items() if isinstance(error, kind)), None)
+    return str(error) if fix is None else f"{error}; {fix.format_map(vars(error))}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

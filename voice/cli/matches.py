@@ -1,0 +1,70 @@
+"""`referee matches`: every recorded match with its discipline, players, score and status."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rules.state import Match
+from voice.cli.arguments import Subcommands, add_db_argument
+from voice.match_record.database import MatchEntry, Record
+
+HEADINGS = ("match", "created (UTC)", "discipline", "distance", "players", "score", "status")
+
+
+def register(sub: Subcommands) -> None:
+    """Add `matches` to the command line."""
+    matches = sub.add_parser("matches", help="list the recorded matches")
+    add_db_argument(matches)
+    matches.set_defaults(run=run)
+
+
+def status(match: Match) -> str:
+    """Where the match stands, in a few words."""
+    if match.winner is not None:
+        return f"won by {match.surname(match.winner)}"
+    if match.pause is not None:
+        return f"break of {match.surname(match.pause.player)}"
+    if match.at_table is None:
+        return "extension: who starts?"
+    return f"in play, {match.surname(match.at_table)} at the table"
+
+
+def row(entry: MatchEntry) -> tuple[str, ...]:
+    """The columns of one match; a match whose record does not replay says so."""
+    created = entry.created[:16].replace("T", " ")
+    match = entry.match
+    if match is None:
+        return (str(entry.id), created, "", "", "", "", "cannot be replayed (see below)")
+    setup = match.setup
+    return (
+        str(entry.id),
+        created,
+        setup.discipline,
+        str(setup.distance),
+        " – ".join(setup.players),
+        "–".join(str(p.points) for p in match.players),
+        status(match),
+    )
+
+
+def table(entries: list[MatchEntry]) -> list[str]:
+    """The list as aligned lines, then what is wrong with each match that does not replay."""
+    rows = [HEADINGS, *(row(entry) for entry in entries)]
+    widths = [max(len(r[column]) for r in rows) for column in range(len(HEADINGS))]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(r, widths, strict=True)).rstrip()
+        for r in rows
+    ]
+    return lines + [f"match {e.id}: {e.problem}" for e in entries if e.problem]
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee matches`."""
+    with Record.open(args.db, create=False) as record:
+        entries = record.matches()
+    if not entries:
+        sys.stdout.write(f"no match is recorded in {args.db}\n")
+        return 0
+    sys.stdout.write("\n".join(table(entries)) + "\n")
+    return 0

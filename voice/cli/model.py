@@ -1,0 +1,95 @@
+"""`referee model check|fetch`: is a directory a usable vosk model; download and unpack one."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from voice.cli.arguments import Parser, Subcommands, UsageError
+from voice.hearing.fetch import KNOWN, FetchError, fetch
+from voice.hearing.model import ModelError, ModelInfo, check_model
+
+DEFAULT_NAME = "vosk-model-el-gr-0.7"
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def register(sub: Subcommands) -> None:
+    """Add `model check` and `model fetch` to the command line."""
+    model = sub.add_parser("model", help="check or download a vosk speech model")
+    actions = model.add_subparsers(dest="action", required=True, parser_class=Parser)
+    check = actions.add_parser("check", help="say whether a directory is a usable vosk model")
+    check.add_argument("path", type=Path, help="the model directory")
+    check.set_defaults(run=run_check)
+    get = actions.add_parser("fetch", help="download, verify and unpack a vosk model")
+    get.add_argument("--name", default=DEFAULT_NAME,
+                     help=f"the model, and the folder it is unpacked as (default: {DEFAULT_NAME})")
+    get.add_argument("--url", help="where to download the zip (default: the known model's)")
+    get.add_argument("--sha256", metavar="HEX", help="the archive's SHA-256 (default: the pinned)")
+    get.add_argument("--dest", type=Path, default=Path("models"),
+                     help="the folder to unpack into (default: models)")
+    get.set_defaults(run=run_fetch)
+
+
+def describe(info: ModelInfo) -> str:
+    """What a usable model offers, in one line."""
+    graph = ("runtime grammars: yes (lookahead graph HCLr.fst + Gr.fst)" if info.runtime_grammars
+             else "runtime grammars: no (static HCLG.fst: free-form recognition)")
+    words = info.words_source.relative_to(info.path)
+    return (f"{info.path}: a usable vosk model; {graph}; vocabulary: "
+            f"{len(info.vocabulary):,} words (from {words})")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`referee model check`."""
+    try:
+        info = check_model(args.path)
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+    sys.stdout.write(describe(info) + "\n")
+    return 0
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    """`referee model fetch`."""
+    known = KNOWN.get(args.name)
+    url = args.url or (known.url if known else None)
+    if url is None:
+        raise UsageError(f"--name {args.name} is not a model this project knows "
+                         f"({', '.join(KNOWN)}); give its --url and --sha256")
+    sha256 = args.sha256 or (known.sha256 if known else None)
+    if sha256 is None:
+        raise UsageError(
+            f"no SHA-256 is pinned for {args.name}: give --sha256 HEX. Download the archive "
+            "once yourself over a connection you trust, run `sha256sum` on it and compare with "
+            "the publisher's (or a colleague's) value; then pin it in voice/fetch.py"
+        )
+    if not _HEX64.fullmatch(sha256):
+        raise UsageError(f"--sha256 must be 64 hexadecimal digits, got {sha256!r}")
+    progress = _Progress()
+    try:
+        info = fetch(url, sha256, args.dest, args.name, progress)
+    except FetchError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        progress.end()
+    sys.stdout.write(describe(info) + "\n")
+    return 0
+
+
+class _Progress:
+    """One stderr line, rewritten as the download goes."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        of = f" of {total / 1e6:.1f} MB ({100 * done // total} %)" if total else " MB"
+        sys.stderr.write(f"\rreferee model fetch: downloaded {done / 1e6:.1f}{of}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def end(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")

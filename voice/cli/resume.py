@@ -1,0 +1,46 @@
+"""`referee resume [MATCH]`: continue an interrupted match exactly where its record stops."""
+
+from __future__ import annotations
+
+import argparse
+
+from voice.cli.arguments import (
+    Subcommands,
+    UsageError,
+    add_play_arguments,
+    match_number,
+    printer,
+    read_lines,
+)
+from voice.live.catch_up import catch_up
+from voice.live.transcript import play_transcript
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+
+
+def register(sub: Subcommands) -> None:
+    """Add `resume` to the command line."""
+    resume = sub.add_parser("resume", help="continue a recorded match (the latest by default)")
+    resume.add_argument(
+        "match", nargs="?", type=match_number, metavar="MATCH",
+        help="the match number, as `referee matches` lists (default: the latest played)",
+    )
+    add_play_arguments(resume)
+    resume.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee resume`."""
+    lines, where = read_lines(args.input)
+    voice = printer(args)
+    with Record.open(args.db, create=False) as record:
+        match_id = record.latest() if args.match is None else args.match
+        if match_id is None:
+            raise UsageError(
+                f"{args.db} holds no match to resume; "
+                f"start one with `referee simulate --db {args.db}`"
+            )
+        ledger = Ledger(record, match_id)
+        catch_up(ledger, voice, ledger.mark_announced)
+        play_transcript(ledger, lines, voice, where)
+    return 0

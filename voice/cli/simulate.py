@@ -1,0 +1,35 @@
+"""`referee simulate`: run a match from a file of transcribed phrases, without real time."""
+
+from __future__ import annotations
+
+import argparse
+
+from voice.cli.arguments import (
+    Subcommands,
+    add_play_arguments,
+    add_setup_arguments,
+    printer,
+    read_lines,
+    setup_from,
+)
+from voice.live.transcript import play_transcript
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+
+
+def register(sub: Subcommands) -> None:
+    """Add `simulate` to the command line."""
+    sim = sub.add_parser("simulate", help="run a new, recorded match from transcribed phrases")
+    add_setup_arguments(sim)
+    add_play_arguments(sim)
+    sim.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee simulate`."""
+    setup = setup_from(args)
+    lines, where = read_lines(args.input)
+    voice = printer(args)
+    with Record.open(args.db) as record:
+        play_transcript(Ledger(record, record.create_match(setup)), lines, voice, where)
+    return 0

@@ -1,0 +1,236 @@
+"""Audio → commands: one recogniser on one match's phrases, ending utterances on our own
+endpoint and optionally committing a complete partial early."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rules.command import Command, Kind
+from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes, resample, to_pcm16_bytes
+from voice.hearing.endpoint import Gate
+from voice.hearing.model import ModelError
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import UNKNOWN, LoadedModel, Recogniser, load_model
+
+DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
+DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
+SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One phrase the pipeline acted on: what was recognised and the command it means."""
+
+    text: str  # as the recogniser wrote it
+    phrase: str  # the Greek it stands for (the same text unless a phrase table is used)
+    command: Command | None  # None: not understood («δεν κατάλαβα»)
+    confidence: float  # 100 for an exact phrase, else Vocabulary.nearest's score
+    early: bool  # committed from a partial result, before the recogniser's endpoint
+    replaces: Command | None = None  # the early commit this final result contradicts
+
+
+class Listener:
+    """Feeds 16 kHz PCM to a recogniser restricted to `vocabulary` and turns results into commands.
+
+    An utterance ends once `endpoint_ms` of non-speech audio follows speech (hearing.endpoint),
+    well before vosk's own endpoint (which alone ends it with None): its final result is acted
+    on at once. vosk decodes each utterance from `preroll_ms` before its speech starts (None:
+    all the audio, the quiet between utterances too, which costs CPU and hears nothing).
+    With `early` (off by default: it makes false commits), a partial result that
+    Vocabulary.complete accepts is committed once it has stood unchanged for `settle_ms` of
+    audio (at once with 0). The utterance's final result then only confirms it (and is not
+    returned), or, when it says something else, is returned with `replaces` set to the early
+    command, to be undone first.
+    """
+
+    def __init__(
+        self,
+        model: LoadedModel,
+        vocabulary: Vocabulary,
+        *,
+        table: PhraseTable | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        early: bool = False,
+        settle_ms: int = 0,
+        endpoint_ms: int | None = DEFAULT_ENDPOINT_MS,
+        preroll_ms: int | None = DEFAULT_PREROLL_MS,
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.table = table
+        self.threshold = threshold
+        self.early = early
+        self._settle = pcm_bytes(settle_ms)
+        self._forms = {s: table.spell(s) if table else [s] for s in vocabulary.sentences}
+        # ValueError when no phrase at all can be recognised.
+        self.recogniser = Recogniser(model, [f for forms in self._forms.values() for f in forms])
+        self._committed: Command | None = None  # early commit of the utterance in progress
+        self._pending: Heard | None = None  # a complete partial, settling
+        self._pending_for = 0  # bytes of audio fed since it appeared
+        self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
+
+    @property
+    def free_form(self) -> bool:
+        """True when the model takes no runtime grammar, so commands are matched by similarity."""
+        return self.recogniser.grammar is None
+
+    def feed(self, pcm16: bytes) -> Heard | None:
+        """Feed a chunk of audio; return what it made the pipeline act on, if anything.
+
+        Chunks are to be shorter than `endpoint_ms`, as a sound card delivers them: the audio
+        after an endpoint waits for the next chunk, so each feed ends one utterance at most.
+        """
+        if self.gate is None:
+            return self._hear(pcm16)
+        audio, ends = self.gate.feed(pcm16)
+        if ends:
+            return self._end(audio)
+        return self._hear(audio) if audio else None
+
+    def _hear(self, pcm16: bytes) -> Heard | None:
+        wanted = self.early and self._committed is None  # a partial could be committed
+        event = self.recogniser.feed(pcm16, partials=wanted)
+        if event is not None and event.final:
+            return self._final(event.text)
+        if not wanted:
+            return None
+        if event is not None:
+            phrase = self._phrase(event.text)
+            command = self.vocabulary.complete(phrase)
+            self._pending = None if command is None else Heard(
+                event.text, phrase, command, 100.0, early=True
+            )
+            self._pending_for = 0
+        else:
+            self._pending_for += len(pcm16)
+        if self._pending is None or self._pending_for < self._settle:
+            return None
+        heard, self._pending = self._pending, None
+        self._committed = heard.command
+        return heard
+
+    def finish(self) -> Heard | None:
+        """End the utterance in progress (e.g. at the end of a recording) and act on its text."""
+        return self._end(self.gate.finish() if self.gate else b"")
+
+    def reset(self) -> None:
+        """Drop the utterance in progress, e.g. while the assistant's own voice is on the PA."""
+        self.recogniser.reset()
+        self._committed = self._pending = None
+        if self.gate is not None:
+            self.gate.drop()
+
+    def phrases(self) -> dict[Kind, dict[str, bool]]:
+        """Each command kind of the vocabulary → its phrases → whether the model can hear it."""
+        missing = set(self.recogniser.missing_words())
+        kinds: dict[Kind, dict[str, bool]] = {}
+        for sentence, forms in self._forms.items():
+            heard = any(not set(form.split()) & missing for form in forms)
+            command = self.vocabulary.parse(sentence)
+            assert command is not None  # each sentence of the vocabulary is a command
+            kinds.setdefault(command.kind, {})[sentence] = heard
+        return kinds
+
+    def _end(self, pcm16: bytes) -> Heard | None:
+        """Feed the last audio of the utterance, then end it, unless vosk's endpoint did."""
+        event = self.recogniser.feed(pcm16, partials=False) if pcm16 else None
+        return self._final(event.text if event and event.final else self.recogniser.finish())
+
+    def _final(self, text: str) -> Heard | None:
+        if self.gate is not None:
+            self.gate.restart()
+        committed, self._committed, self._pending = self._committed, None, None
+        command, confidence = self.understand(text)
+        if committed is not None and command == committed:
+            return None  # confirms what was committed early
+        if not text and committed is None:
+            return None
+        phrase = self._phrase(text)
+        return Heard(text, phrase, command, confidence, early=False, replaces=committed)
+
+    def understand(self, text: str) -> tuple[Command | None, float]:
+        """The command a final result's text means (None below the threshold), and confidence."""
+        phrase = self._phrase(text)
+        if not set(phrase.split()) - {UNKNOWN}:
+            return None, 0.0
+        command = self.vocabulary.parse(phrase)
+        if command is not None:
+            return command, 100.0
+        command, confidence = self.vocabulary.nearest(phrase)
+        return (command if confidence >= self.threshold else None), confidence
+
+    def _phrase(self, text: str) -> str:
+        return self.table.translate(text) if self.table else text
+
+
+def load_listener(
+    model: Path,
+    vocabulary: Vocabulary,
+    table: PhraseTable | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    early: bool = False,
+) -> Listener:
+    """Load the model at `model` and build the pipeline; ModelError if it cannot hear a phrase."""
+    loaded = load_model(model)
+    try:
+        return Listener(loaded, vocabulary, table=table, threshold=threshold, early=early)
+    except ValueError as error:  # not one phrase of the grammar is in the model's vocabulary
+        raise ModelError(f"{model}: {error}") from None
+
+
+def hear_recording(
+    listener: Listener, samples: np.ndarray, rate: int, chunk_ms: int = CHUNK_MS
+) -> list[tuple[float, Heard]]:
+    """Feed one recording through `listener` in `chunk_ms` chunks; (seconds into it, heard)."""
+    listener.reset()
+    heard = []
+    fed = 0
+    for chunk in chunked(to_pcm16_bytes(resample(samples, rate, TARGET_RATE)), chunk_ms):
+        fed += len(chunk)
+        found = listener.feed(chunk)
+        if found is not None:
+            heard.append((fed / 2 / TARGET_RATE, found))
+    last = listener.finish()
+    return [*heard, (fed / 2 / TARGET_RATE, last)] if last else heard
+
+
+def describe(listener: Listener, model: Path) -> list[str]:
+    """What the listener can hear and how fast: its mode, coverage and decoding speed."""
+    mode = (f"free-form, commands matched by similarity (threshold {listener.threshold:g})"
+            if listener.free_form
+            else f"a runtime grammar of {len(listener.recogniser.grammar or ())} phrases")
+    return [f"model {model}: {mode}", *coverage_report(listener),
+            *speed_report(listener.recogniser.time_decode(), listener.free_form)]
+
+
+def coverage_report(listener: Listener) -> list[str]:
+    """Lines saying which grammar words the model lacks and what that leaves of each command."""
+    missing = listener.recogniser.missing_words()
+    lines = [
+        f"the model's vocabulary lacks {len(missing)} grammar word(s), so vosk cannot hear "
+        f"them: {', '.join(missing)}"
+    ] if missing else []
+    for kind, phrases in listener.phrases().items():
+        heard = [f"«{phrase}»" for phrase, ok in phrases.items() if ok]
+        if not heard:
+            lines.append(f"  {kind}: UNREACHABLE, none of its phrases can be recognised")
+        elif len(heard) < len(phrases):
+            lines.append(f"  {kind}: still recognisable as {', '.join(heard)}")
+    return lines
+
+
+def speed_report(rtf: float, free_form: bool) -> list[str]:
+    """A line giving the decoding speed, and a warning when it cannot keep up with speech."""
+    mode = "free-form" if free_form else "grammar"
+    lines = [f"{mode} decoding takes {rtf:.2f}× real time"]
+    if rtf > SLOW_RTF:
+        lines.append(
+            f"WARNING: {mode} recognition cannot keep up with live speech on this machine "
+            f"(real-time factor {rtf:.2f} > {SLOW_RTF}): vosk decodes only the referee's "
+            "phrases, yet answers will come late, the more so the longer the phrases and the "
+            "closer together; use a faster machine or a smaller model"
+        )
+    return lines

@@ -1,0 +1,150 @@
+"""Speech recognition with vosk at 16 kHz, optionally restricted to a grammar of phrases."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import vosk
+
+from voice.hearing.audio import TARGET_RATE, chunked, resample, to_pcm16_bytes
+from voice.hearing.model import ModelError, ModelInfo, check_model
+
+UNKNOWN = "[unk]"  # how results show speech outside the grammar, whatever the model calls it
+_UNKNOWN_SPELLINGS = ("[unk]", "<unk>", "<UNK>")  # vosk models use one of these
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """A recognition result: a partial hypothesis, or the final text of an utterance."""
+
+    text: str
+    final: bool
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A checked model directory and the vosk model loaded from it."""
+
+    info: ModelInfo
+    vosk: vosk.Model
+
+
+def load_model(path: str | Path) -> LoadedModel:
+    """Check the model at `path`, then load it (~2-3 s); ModelError if either fails."""
+    info = check_model(path)
+    vosk.SetLogLevel(-1)
+    try:
+        model = vosk.Model(str(info.path))
+    except Exception as error:  # vosk raises a bare Exception after logging Kaldi's reason
+        message = f"vosk could not load the model at {path}: {error}"
+        raise ModelError(message) from error
+    return LoadedModel(info, model)
+
+
+class Recogniser:
+    """A vosk recogniser fed 16 kHz 16-bit mono PCM, restricted to `phrases` when the model allows.
+
+    Phrases with a word outside the model's vocabulary are left out of the grammar (vosk would
+    otherwise drop just that word and recognise a shorter phrase); missing_words() lists them.
+    """
+
+    def __init__(self, model: str | Path | LoadedModel, phrases: Iterable[str] | None = None):
+        self.model = model if isinstance(model, LoadedModel) else load_model(model)
+        cleaned = list(dict.fromkeys(" ".join(p.split()) for p in phrases or ()))
+        words = dict.fromkeys(w for p in cleaned for w in p.split())
+        self._missing = [w for w in words if self._find(w) < 0]
+        usable = [p for p in cleaned if not set(p.split()) & set(self._missing)]
+        if cleaned and not usable:
+            raise ValueError(f"no phrase can be recognised: words missing {self._missing}")
+        self._unknown = next((u for u in _UNKNOWN_SPELLINGS if self._find(u) >= 0), None)
+        restrict = bool(usable) and self.model.info.runtime_grammars
+        self.grammar: tuple[str, ...] | None = tuple(usable) if restrict else None
+        self._recogniser = self._new_kaldi()
+        self._partial = ""
+
+    def missing_words(self) -> list[str]:
+        """Words of the phrases that the model's vocabulary lacks, in first-seen order."""
+        return list(self._missing)
+
+    def feed(self, pcm16: bytes, *, partials: bool = True) -> Recognised | None:
+        """Feed a chunk of audio; return a final result at an endpoint, a new partial result
+        (asked of vosk only with `partials`: each costs a best-path search), or None."""
+        if self._recogniser.AcceptWaveform(pcm16):
+            self._partial = ""
+            text = self._clean(json.loads(self._recogniser.Result())["text"])
+            return Recognised(text, final=True) if text else None
+        if not partials:
+            return None
+        text = self._clean(json.loads(self._recogniser.PartialResult())["partial"])
+        if not text or text == self._partial:
+            return None
+        self._partial = text
+        return Recognised(text, final=False)
+
+    def reset(self) -> None:
+        """Forget the utterance in progress: what was fed so far yields no result.
+
+        vosk's Reset() keeps the audio its decoder has not caught up with yet, which would then
+        be heard; FinalResult() flushes it, and its text is dropped.
+        """
+        self._recogniser.FinalResult()
+        self._partial = ""
+
+    def finish(self) -> str:
+        """End the current utterance and return its final text ("" if nothing was heard)."""
+        self._partial = ""
+        return self._clean(json.loads(self._recogniser.FinalResult())["text"])
+
+    def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
+        """Recognise a whole recording at any rate; return the final text of each utterance."""
+        self.reset()
+        texts = []
+        for chunk in chunked(to_pcm16_bytes(resample(samples, rate, TARGET_RATE)), chunk_ms):
+            event = self.feed(chunk)
+            if event is not None and event.final:
+                texts.append(event.text)
+        last = self.finish()
+        return [*texts, last] if last else texts
+
+    def time_decode(self, seconds: float = 1.0) -> float:
+        """Warm this recogniser up on synthetic babble, then time `seconds` of different babble;
+        return the real-time factor (decode time / audio time; above ~1 the live loop lags)."""
+        self._decode(_babble(seconds, pitch=110.0))  # vosk composes its graph lazily: warm it
+        start = time.perf_counter()
+        self._decode(_babble(seconds, pitch=170.0))
+        return (time.perf_counter() - start) / seconds
+
+    def _decode(self, samples: np.ndarray) -> None:
+        for chunk in chunked(to_pcm16_bytes(samples), 100):
+            self._recogniser.AcceptWaveform(chunk)
+        self.finish()
+
+    def _new_kaldi(self) -> vosk.KaldiRecognizer:
+        if self.grammar is None:
+            return vosk.KaldiRecognizer(self.model.vosk, float(TARGET_RATE))
+        grammar = [*self.grammar, *([self._unknown] if self._unknown else [])]
+        return vosk.KaldiRecognizer(
+            self.model.vosk, float(TARGET_RATE), json.dumps(grammar, ensure_ascii=False)
+        )
+
+    def _find(self, word: str) -> int:
+        return int(self.model.vosk.vosk_model_find_word(word))
+
+    def _clean(self, text: str) -> str:
+        if self._unknown is None or self._unknown == UNKNOWN:
+            return text
+        return " ".join(UNKNOWN if w == self._unknown else w for w in text.split())
+
+
+def _babble(seconds: float, pitch: float) -> np.ndarray:
+    """Speech-like audio at 16 kHz: a buzz gliding around `pitch` Hz, in 4 Hz syllables."""
+    t = np.arange(int(seconds * TARGET_RATE)) / TARGET_RATE
+    f0 = pitch * (1 + 0.25 * np.sin(2 * np.pi * 3 * t))
+    phase = 2 * np.pi * np.cumsum(f0) / TARGET_RATE
+    buzz = sum(np.sin(k * phase) / k for k in range(1, 30))
+    return 0.05 * buzz * (1 + np.sin(2 * np.pi * 4 * t))

@@ -1,0 +1,383 @@
+"""The match record: every accepted command of every match, in an SQLite file that survives crashes.
+
+The state of a match is never stored: it is what `rules.match.replay` makes of the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import platformdirs
+
+from rules.command import Command
+from rules.errors import RefereeError
+from rules.match import ReplayError, replay
+from rules.state import Match, Setup
+
+APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
+SCHEMA_VERSION = 1  # the PRAGMA user_version this version reads and writes
+BUSY_SECONDS = 10.0  # how long a writer waits for another process's transaction to end
+UNTOUCHED = "the file was left untouched"
+
+SCHEMA = f"""
+PRAGMA application_id = {APPLICATION_ID};
+PRAGMA user_version = {SCHEMA_VERSION};
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,  -- ISO 8601, UTC
+    setup TEXT NOT NULL  -- JSON: discipline, distance, players, first
+);
+CREATE TABLE events (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),  -- 1, 2, 3 … within the match
+    command TEXT NOT NULL,  -- JSON: Command.to_dict
+    created TEXT NOT NULL,  -- ISO 8601, UTC
+    announced INTEGER NOT NULL DEFAULT 0 CHECK (announced IN (0, 1)),
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+"""
+
+MAX_MATCH_ID = 2**63 - 1  # SQLite's largest integer
+
+
+class RecordError(RefereeError):
+    """A match record that cannot be opened, read or written; the message states the fault."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class NoRecord(RecordError):
+    """There is no record file where one was expected."""
+
+
+class NoSuchMatch(RecordError):
+    """The record holds no match of that number."""
+
+    def __init__(self, match_id: int, path: Path) -> None:
+        super().__init__(f"there is no match {match_id} in {path}", path)
+        self.match_id = match_id
+
+
+class NotARecord(RecordError):
+    """The file is something other than a match record of this schema."""
+
+
+class DamagedRecord(RecordError):
+    """The file is a match record SQLite finds damaged."""
+
+
+class NewerRecord(RecordError):
+    """The record, or a match in it, was written by another version of carom-referee."""
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """One recorded command and whether its announcement has been voiced."""
+
+    seq: int
+    command: Command
+    created: str
+    announced: bool
+
+
+@dataclass(frozen=True)
+class LoadedMatch:
+    """A match as recorded: its set-up, its events, and the state they replay to."""
+
+    id: int
+    created: str
+    setup: Setup
+    events: tuple[RecordedEvent, ...]
+    match: Match
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        """The recorded commands in order, UNDO included."""
+        return tuple(event.command for event in self.events)
+
+    @property
+    def last_seq(self) -> int:
+        """The number of the newest event (0 before the first)."""
+        return self.events[-1].seq if self.events else 0
+
+
+@dataclass(frozen=True)
+class MatchEntry:
+    """One line of the list of matches: its state, or why it cannot be replayed."""
+
+    id: int
+    created: str
+    match: Match | None
+    problem: str | None = None
+
+
+def default_path() -> Path:
+    """Where matches are recorded unless --db says otherwise: the user's data directory."""
+    return Path(platformdirs.user_data_dir("carom-referee", appauthor=False)) / "matches.sqlite3"
+
+
+class Record:
+    """An open match record; every method raises RecordError, never a bare sqlite3 error."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = db
+
+    @classmethod
+    def open(cls, path: Path, create: bool = True) -> Record:
+        """The record at `path`, made if missing (and `create`), checked before any write."""
+        path = Path(path)
+        try:
+            if not path.exists():
+                if not create:
+                    raise NoRecord(f"there is no match record at {path}", path)
+                _create(path)
+            _validate(path)
+            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        except (sqlite3.Error, OSError, ValueError) as error:
+            raise RecordError(f"cannot open the match record {path}: {error}", path) from None
+        record = cls(path, db)
+        with record._guard("set up"):
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+        return record
+
+    def close(self) -> None:
+        """Close the file; committed events are already safe on disk."""
+        self._db.close()
+
+    def __enter__(self) -> Record:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def create_match(self, setup: Setup) -> int:
+        """Record a new match with no events yet; its id."""
+        data = {
+            "discipline": setup.discipline,
+            "distance": setup.distance,
+            "players": list(setup.players),
+            "first": setup.first,
+        }
+        with self._guard("record a new match in"):
+            cursor = self._db.execute(
+                "INSERT INTO matches (created, setup) VALUES (?, ?)",
+                (_now(), json.dumps(data, ensure_ascii=False)),
+            )
+        assert cursor.lastrowid is not None  # an INSERT always sets it
+        return cursor.lastrowid
+
+    def load(self, match_id: int) -> LoadedMatch:
+        """Match `match_id` as recorded and replayed; RecordError if the rules refuse its record."""
+        with self._guard(f"read match {match_id} from"):
+            row = self._db.execute(
+                "SELECT created, setup FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+            if row is None:
+                raise NoSuchMatch(match_id, self.path)
+            rows = self._db.execute(
+                "SELECT seq, command, created, announced FROM events"
+                " WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ).fetchall()
+        created, setup_json = row
+        setup = self._setup(match_id, setup_json)
+        events = tuple(
+            RecordedEvent(seq, self._command(match_id, seq, text), when, bool(announced))
+            for seq, text, when, announced in rows
+        )
+        try:
+            match = replay(setup, (event.command for event in events))
+        except ReplayError as error:
+            raise NewerRecord(
+                f"match {match_id} in {self.path} no longer replays under these rules: {error}; "
+                f"{UNTOUCHED}", self.path
+            ) from None
+        return LoadedMatch(match_id, created, setup, events, match)
+
+    def matches(self) -> list[MatchEntry]:
+        """Every match, oldest first, with the state its record replays to."""
+        with self._guard("list the matches in"):
+            rows = self._db.execute("SELECT id, created FROM matches ORDER BY id").fetchall()
+        entries = []
+        for match_id, created in rows:
+            try:
+                entries.append(MatchEntry(match_id, created, self.load(match_id).match))
+            except RecordError as error:
+                entries.append(MatchEntry(match_id, created, None, str(error)))
+        return entries
+
+    def latest(self) -> int | None:
+        """The match played (or created) most recently, or None when there is none."""
+        with self._guard("look for the latest match in"):
+            row = self._db.execute(
+                "SELECT m.id FROM matches AS m LEFT JOIN events AS e ON e.match_id = m.id"
+                " GROUP BY m.id"
+                " ORDER BY max(m.created, coalesce(max(e.created), '')) DESC, m.id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def last_seq(self, match_id: int) -> int:
+        """The number of the newest event of match `match_id` (0 before the first)."""
+        with self._guard(f"read match {match_id} from"):
+            (seq,) = self._db.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?", (match_id,)
+            ).fetchone()
+        return int(seq)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """A write transaction (BEGIN IMMEDIATE): other writers wait until it ends.
+
+        `append` commits it; anything not committed is rolled back on leaving.
+        """
+        with self._guard("lock"):
+            self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            if self._db.in_transaction:
+                self._db.rollback()
+
+    def append(self, match_id: int, seq: int, command: Command) -> None:
+        """Write event `seq` of match `match_id` and commit it to disk before returning."""
+        with self._guard(f"record event {seq} of match {match_id} in"):
+            self._db.execute(
+                "INSERT INTO events (match_id, seq, command, created) VALUES (?, ?, ?, ?)",
+                (match_id, seq, json.dumps(command.to_dict(), ensure_ascii=False), _now()),
+            )
+            self._db.commit()
+
+    def mark_announced(self, match_id: int, seq: int) -> None:
+        """Note that event `seq`'s announcement has been voiced, so resuming will not repeat it."""
+        with self._guard(f"mark event {seq} of match {match_id} as announced in"):
+            self._db.execute(
+                "UPDATE events SET announced = 1 WHERE match_id = ? AND seq = ?", (match_id, seq)
+            )
+
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise RecordError(
+                f"cannot {doing} {self.path}: {error}; what was committed before is kept",
+                self.path,
+            ) from None
+
+    def _setup(self, match_id: int, text: str) -> Setup:
+        try:
+            data = json.loads(text)
+            return Setup(
+                data["discipline"], data["distance"], tuple(data["players"]), data["first"]
+            )
+        except (ValueError, KeyError, TypeError) as error:
+            raise NewerRecord(
+                f"the set-up of match {match_id} in {self.path} cannot be read ({error}); "
+                f"{UNTOUCHED}", self.path
+            ) from None
+
+    def _command(self, match_id: int, seq: int, text: str) -> Command:
+        try:
+            return Command.from_dict(json.loads(text))
+        except (ValueError, TypeError) as error:
+            raise NewerRecord(
+                f"event {seq} of match {match_id} in {self.path} cannot be read ({error}); "
+                f"{UNTOUCHED}", self.path
+            ) from None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _create(path: Path) -> None:
+    """A new, empty record at `path`, built aside and linked into place so it is never half made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    aside = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.new")
+    try:
+        with closing(sqlite3.connect(aside)) as db:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.executescript(SCHEMA)
+        with suppress(FileExistsError):  # another process made it first: theirs is used
+            os.link(aside, path)
+        _sync_directory(path.parent)
+    finally:
+        aside.unlink(missing_ok=True)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a new directory entry durable, where the platform can (not on Windows)."""
+    if os.name == "nt":
+        return
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _validate(path: Path) -> None:
+    """RecordError unless `path` is a sound match record this version reads; writes nothing.
+
+    The header is read as bytes first, so that no SQLite side file appears next to a file of
+    another kind; then SQLite, read-only, has the last word and checks the whole file.
+    """
+    if path.is_dir():
+        raise NotARecord(f"{path} is a directory, not a match record", path)
+    with path.open("rb") as file:
+        header = file.read(100)
+    if not header:
+        raise NotARecord(f"{path} is an empty file, not a match record; {UNTOUCHED}", path)
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+        raise NotARecord(
+            f"{path} is not a match record (not an SQLite database); {UNTOUCHED}", path
+        )
+    _check_ids(path, _field(header, 68), _field(header, 60))
+    try:
+        with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as db:
+            (application,) = db.execute("PRAGMA application_id").fetchone()
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            _check_ids(path, application, version)
+            damage = [" ".join(row[0].split()) for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as error:
+        raise DamagedRecord(
+            f"{path} is a damaged match record ({error}); {UNTOUCHED}", path
+        ) from None
+    if damage != ["ok"]:
+        raise DamagedRecord(
+            f"{path} is a damaged match record ({'; '.join(damage[:3])}); {UNTOUCHED}", path
+        )
+
+
+def _field(header: bytes, offset: int) -> int:
+    """The 4-byte big-endian integer at `offset` of an SQLite file header."""
+    return int.from_bytes(header[offset : offset + 4], "big", signed=True)
+
+
+def _check_ids(path: Path, application: int, version: int) -> None:
+    """RecordError unless the application id is this program's and the schema one it reads."""
+    if application != APPLICATION_ID:
+        raise NotARecord(
+            f"{path} is an SQLite database of another program (application id "
+            f"{application:#x}), not a match record; {UNTOUCHED}", path
+        )
+    if version > SCHEMA_VERSION:
+        raise NewerRecord(
+            f"{path} was recorded by a newer carom-referee (record schema {version}; "
+            f"this version reads {SCHEMA_VERSION}); {UNTOUCHED}", path
+        )
+    if version < SCHEMA_VERSION:
+        raise NotARecord(f"{path} has an unknown record schema {version}; {UNTOUCHED}", path)

@@ -1,0 +1,139 @@
+"""The JSON shapes of the scoreboard's HTTP API, as the OpenAPI schema describes them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rules.command import MAX_FRAME, Command, Kind
+
+Ball = Literal["white", "yellow", "red"]
+# Every command the referee may give; TICK is the break clock's, never a person's.
+Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
+    "Control", {kind.name: kind.value for kind in Kind if kind is not Kind.TICK}
+)
+
+
+class Spoken(BaseModel):
+    """One announcement, as `referee simulate --jsonl` writes it."""
+
+    code: str
+    channel: Literal["pa", "headset"]
+    text: str = Field(description="what the voice says (Greek)")
+    display: str = Field(description="the written form (French for the regulation's terms)")
+    player: str | None
+    points: int | None
+
+
+class Player(BaseModel):
+    """One player's line on the board."""
+
+    surname: str
+    points: int
+    innings: int
+    average: float
+    highest_run: int
+    break_taken: bool
+    reminder: Spoken | None = Field(description="«για πέντε» / «για τρεις» while it holds")
+
+
+class Board(BaseModel):
+    """Everything the hall scoreboard shows, derived from the record."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    match: int
+    seq: int = Field(description="the newest event number (0 before the first)")
+    discipline: str
+    distance: int
+    target: int = Field(description="the total each player plays to (more in an extension)")
+    extension: int = Field(description="0 in the match proper, then 1, 2 … (Article 4)")
+    single_stroke: bool
+    players: list[Player]
+    turn: str | None = Field(description="the surname of the player at the table")
+    run: int = Field(description="the points of the current run")
+    zones: list[str]
+    touchent: bool
+    break_: str | None = Field(alias="break", description="the player on his break")
+    break_started: str | None = Field(description="ISO time the record gives the break's start")
+    break_seconds: int
+    call: list[Spoken] = Field(description="the PA's zone calls at the latest stroke in force")
+    winner: str | None
+    now: str = Field(description="the server's ISO time, to set the break countdown by")
+
+
+class RecordedCommand(BaseModel):
+    """A command as the record stores it: only the fields its kind needs."""
+
+    kind: Kind
+    player: str | None = None
+    balls: list[Ball] | None = None
+    covered: list[tuple[Ball, Ball]] | None = None
+    seconds: float | None = None
+    frames: list[int] | None = None
+
+
+class EventOut(BaseModel):
+    """One recorded event."""
+
+    seq: int
+    created: str
+    announced: bool
+    command: RecordedCommand
+
+
+class CommandIn(BaseModel):
+    """A command from the control panel; the same as the phrase that says it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Control
+    player: str | None = Field(None, max_length=200, description="STARTS, BREAK: a surname")
+    balls: list[Ball] = Field(
+        [], max_length=3, json_schema_extra={"uniqueItems": True},
+        description="BALL_OFF: the balls off the table",
+    )
+    covered: list[tuple[Ball, Ball]] = Field(
+        [], max_length=3, description="BALL_OFF: (ball, ball covering its spot)"
+    )
+    frames: list[Annotated[int, Field(ge=1, le=MAX_FRAME)]] = Field(
+        [], max_length=2, json_schema_extra={"uniqueItems": True},
+        description="cadre ENTRÉES: the frame, or the two adjacent frames",
+    )
+
+    @field_validator("balls", "frames")
+    @classmethod
+    def _distinct(cls, items: list[Any]) -> list[Any]:
+        if len(set(items)) != len(items):
+            raise ValueError("each may be named once")
+        return items
+
+    def command(self) -> Command:
+        """The rules core's command."""
+        covered = tuple((ball, over) for ball, over in self.covered)
+        return Command(
+            Kind(self.kind), self.player, tuple(self.balls), covered, frames=tuple(self.frames)
+        )
+
+
+class Problem(BaseModel):
+    """Why a request was refused."""
+
+    detail: str
+
+
+class PhraseIn(BaseModel):
+    """A phrase, as the recogniser would transcribe it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(max_length=500)
+
+
+class Reply(BaseModel):
+    """What a control request did: the event it recorded, if any, and what is announced."""
+
+    recorded: int | None = Field(description="the event number, or null: nothing was recorded")
+    utterances: list[Spoken]

@@ -1,0 +1,162 @@
+// The public scoreboard: renders each state the server pushes; the break clock runs here.
+// `?overlay=1` turns the page into a stream's lower third (board.css: body.overlay).
+import { clock, countdown, follow, matchNumber } from "./feed.js";
+
+const GAMES = {
+  "libre": "ΕΛΕΥΘΕΡΟ",
+  "cadre-47-2": "ΚΑΔΡΟ 47/2",
+  "cadre-71-2": "ΚΑΔΡΟ 71/2",
+  "cadre-47-1": "ΚΑΔΡΟ 47/1",
+  "one-cushion": "ΣΠΟΝΤΑ",
+  "three-cushion": "ΤΡΙΣΠΟΝΤΕΣ",
+};
+const OFF = "ball_off_table";  // the PA's call for balls off the table, drawn on its own
+const $ = (id) => document.getElementById(id);
+let shown = null;
+let offset = 0;
+let live = false;
+let lastLive = null;  // the server's time when the board was last known to be current
+
+function render(state, serverOffset) {
+  shown = state;
+  offset = serverOffset;
+  lastLive = Date.now() + offset;
+  $("game").textContent = `${GAMES[state.discipline] ?? state.discipline} · ${state.distance}`;
+  $("phase").textContent = state.extension
+    ? `ΠΑΡΑΤΑΣΗ ${state.extension} · ΕΩΣ ${state.target}${state.single_stroke ? " · ΜΙΑ ΣΤΕΚΙΑ" : ""}`
+    : "";
+  const digits = Math.max(2, ...state.players.map((p) => String(p.points).length));
+  state.players.forEach((player, index) => {
+    const side = $(`p${index}`);
+    const atTable = state.turn === player.surname;
+    side.classList.toggle("at-table", atTable);
+    side.classList.toggle("winner", state.winner === player.surname);
+    side.style.setProperty("--digits", digits);
+    side.querySelector(".name").textContent = player.surname;
+    side.querySelector(".points").textContent = player.points;
+    side.querySelector(".reminder").textContent = player.reminder ? player.reminder.display : "";
+    side.querySelector(".run").textContent = atTable ? `ΣΕΡΙ ${state.run}` : "";
+    side.querySelector(".innings").textContent = player.innings;
+    side.querySelector(".average").textContent = player.average.toFixed(3);
+    side.querySelector(".highest").textContent = player.highest_run;
+  });
+  $("call").replaceChildren(...state.call.filter((call) => call.code !== OFF).map(term));
+  ballsOff(state);
+  tick();
+  refit();
+}
+
+function term(call) {
+  const line = document.createElement("div");
+  line.className = "term";
+  const written = document.createElement("span");
+  written.className = "written";
+  written.lang = "fr";
+  written.textContent = call.display;
+  const spoken = document.createElement("span");
+  spoken.className = "spoken";
+  spoken.textContent = call.text;
+  line.append(written, spoken);
+  return line;
+}
+
+// Balls off the table: `balls_off` ({display, text, spots: [{ball, spot}]}) draws each ball on
+// its spot; a bare `ball_off_table` call in `call` shows the words alone.
+function ballsOff(state) {
+  const off = state.balls_off ?? state.call.find((call) => call.code === OFF) ?? null;
+  const box = $("off");
+  box.hidden = off === null;
+  const table = box.querySelector(".table");
+  table.querySelectorAll(".ball").forEach((ball) => ball.remove());
+  if (off === null) return;
+  const spots = off.spots ?? [];
+  table.hidden = spots.length === 0;
+  for (const { ball, spot } of spots) {
+    const drawn = document.createElement("span");
+    drawn.className = `ball ${ball} ${spot}`;
+    table.append(drawn);
+  }
+  // The display reads «TITLE: ball spot, ball spot …», one placement per ball, in order.
+  const [title, ...rest] = off.display.split(": ");
+  const placed = rest.length ? rest.join(": ").split(", ") : [];
+  const line = (className, text) => {
+    const element = document.createElement("div");
+    element.className = `${className} fit`;
+    element.textContent = text;
+    return element;
+  };
+  box.querySelector(".off-text").replaceChildren(
+    line("off-title", title),
+    ...placed.map((text, index) => {
+      const element = line("off-line", text);
+      if (placed.length === spots.length) element.dataset.ball = spots[index].ball;
+      return element;
+    }),
+  );
+}
+
+// Shrink an element's type from its style sheet's size until its text fits its box.
+export function fit(element) {
+  element.style.fontSize = "";
+  const fits = () => element.scrollWidth <= element.clientWidth
+    && element.scrollHeight <= element.clientHeight;
+  if (fits()) return;
+  let high = parseFloat(getComputedStyle(element).fontSize);
+  let low = Math.min(6, high);
+  for (let step = 0; step < 8 && high - low > 0.5; step++) {
+    const size = (low + high) / 2;
+    element.style.fontSize = `${size}px`;
+    if (fits()) low = size; else high = size;
+  }
+  element.style.fontSize = `${low}px`;
+}
+
+// Fit every text that has a box to fit; both scores take the smaller of their two sizes.
+function refit() {
+  document.querySelectorAll(".fit").forEach(fit);
+  const points = [...document.querySelectorAll(".points")];
+  const size = Math.min(...points.map((p) => parseFloat(getComputedStyle(p).fontSize)));
+  points.forEach((p) => { p.style.fontSize = `${size}px`; });
+}
+
+function tick() {
+  if (shown === null) return;
+  const banner = $("banner");
+  let text = "";
+  if (shown.winner) {
+    text = `ΝΙΚΗΤΗΣ: ${shown.winner}`;
+  } else if (shown.break_started) {
+    text = `ΔΙΑΛΕΙΜΜΑ · ${shown.break} · ${countdown(shown, offset)}`;
+  } else if (shown.turn === null) {
+    text = "ΙΣΟΠΑΛΙΑ · ΠΟΙΟΣ ΞΕΚΙΝΑ;";
+  }
+  if (banner.textContent !== text) {
+    banner.textContent = text;
+    banner.className = text ? "fit on" : "fit";
+    fit(banner);
+  }
+}
+
+// Live, or offline since the last moment the board was known to show the record.
+function link(up) {
+  if (!up && live) lastLive = Date.now() + offset;
+  live = up;
+  $("link").className = up ? "up" : "down";
+  document.body.classList.toggle("offline", !up);
+  $("last").textContent = lastLive === null ? "—" : clock(lastLive);
+  const changed = $("offline").hidden !== up;
+  $("offline").hidden = up;
+  if (changed) refit();
+}
+
+if (new URLSearchParams(location.search).get("overlay") === "1") {
+  document.body.classList.add("overlay");
+}
+let pending = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(refit);
+});
+document.fonts.ready.then(refit);
+follow(matchNumber(), render, link);
+setInterval(tick, 250);

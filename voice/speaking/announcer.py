@@ -1,0 +1,81 @@
+"""The single announcer thread: utterances are spoken in order, one at a time, on their output."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from phrases.render import Utterance
+
+
+class Output(Protocol):
+    """Somewhere speech can be played: the hall's PA or the referee's headset."""
+
+    def play(self, samples: np.ndarray, rate: int) -> None:
+        """Play the samples, returning when they have been played."""
+
+
+class Voice(Protocol):
+    """Text → (int16 samples, rate), e.g. voice.speak.Synthesiser."""
+
+    def render(self, text: str) -> tuple[np.ndarray, int]:
+        """The speech for `text`."""
+
+
+class Speaker(Protocol):
+    """What voices utterances: the live `Announcer`, or a printer of text lines."""
+
+    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Voice `utterances`; `done` runs once they all have been."""
+
+    def close(self) -> None:
+        """Finish what is queued."""
+
+
+@dataclass
+class _Batch:
+    utterances: list[Utterance]
+    done: Callable[[], None] | None
+
+
+class Announcer:
+    """Speaks queued utterances on their channel's output, never reordering or cutting one."""
+
+    def __init__(self, voice: Voice, outputs: Mapping[str, Output]) -> None:
+        self._voice = voice
+        self._outputs = outputs
+        self._queue: queue.Queue[_Batch | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
+        self.failures: list[str] = []
+        self._thread.start()
+
+    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Queue utterances (never blocks); `done` runs once every one of them has been played."""
+        self._queue.put(_Batch(list(utterances), done))
+
+    def close(self) -> None:
+        """Speak whatever is queued, then stop the thread."""
+        self._queue.put(None)  # the end
+        self._thread.join()
+
+    def _run(self) -> None:
+        while (batch := self._queue.get()) is not None:
+            spoken = all([self._speak(u) for u in batch.utterances])
+            if spoken and batch.done is not None:
+                batch.done()
+
+    def _speak(self, utterance: Utterance) -> bool:
+        try:
+            samples, rate = self._voice.render(utterance.text)
+            self._outputs[utterance.channel].play(samples, rate)
+        except Exception as error:  # a failed output must not stop the announcements
+            self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
+            sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")
+            return False
+        return True

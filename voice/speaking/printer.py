@@ -1,0 +1,72 @@
+"""Announcements as text: the lines `simulate`, `resume` and `listen` print, and WAVs of the PA."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from phrases.render import Utterance
+from rules.state import Match
+from rules.summary import summary
+
+if TYPE_CHECKING:  # pyttsx3 loads only when WAVs are asked for
+    from voice.speaking.synthesis import Synthesiser
+
+
+def display_line(utterance: Utterance) -> str:
+    """A human-readable line for one utterance."""
+    said = "" if utterance.text == utterance.display else f"  «{utterance.text}»"
+    return f"[{utterance.channel.upper()}] {utterance.display}{said}"
+
+
+def utterance_json(utterance: Utterance) -> str:
+    """The JSONL form of one announcement (the stable `simulate --jsonl` contract)."""
+    fields = ("code", "channel", "text", "display", "player", "points")
+    return json.dumps({f: getattr(utterance, f) for f in fields}, ensure_ascii=False)
+
+
+class Printer:
+    """Voices utterances as text or JSONL lines, and as WAV files of the PA ones if asked."""
+
+    def __init__(self, out: TextIO, jsonl: bool = False, wav_dir: Path | None = None) -> None:
+        self.out = out
+        self.jsonl = jsonl
+        self.wav_dir = wav_dir
+        self.count = 0
+        self.speaker: Synthesiser | None = None
+        if wav_dir is not None:
+            from voice.speaking.synthesis import Synthesiser
+
+            wav_dir.mkdir(parents=True, exist_ok=True)
+            self.speaker = Synthesiser()
+
+    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Write (and render) each utterance and flush; then `done`: it has been said."""
+        for utterance in utterances:
+            line = utterance_json(utterance) if self.jsonl else display_line(utterance)
+            self.out.write(line + "\n")
+            if self.speaker is not None and self.wav_dir is not None and utterance.channel == "pa":
+                self.count += 1
+                wav = self.wav_dir / f"{self.count:04d}-{utterance.code}.wav"
+                self.speaker.render_wav(utterance.text, wav)
+        self.out.flush()
+        if done is not None:
+            done()
+
+    def close(self) -> None:
+        """Nothing is queued: every `say` has been written by the time it returns."""
+
+    def state(self, match: Match) -> None:
+        """The final state: one JSON object, or each player's statistics and the winner."""
+        state = summary(match)
+        if self.jsonl:
+            self.out.write(json.dumps({"code": "state", **state}, ensure_ascii=False) + "\n")
+            return
+        for p in state["players"]:
+            self.out.write(
+                f"{p['surname']}: {p['points']} πόντοι, {p['innings']} είσοδοι, "
+                f"μέσος όρος {p['average']:.3f}, μεγαλύτερη σειρά {p['highest_run']}\n"
+            )
+        self.out.write(f"νικητής: {state['winner'] or '-'}\n")
