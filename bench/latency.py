@@ -1,7 +1,7 @@
 """Latency of the voice pipeline: audio → vosk → rules → Greek speech ready for the PA.
 
 Korean phrases spoken by espeak-ng drive the real Korean vosk model; a phrase table says which
-Greek phrase each Korean word stands for (as in tests/test_listen.py), so the rules core and
+Greek phrase each Korean word stands for (as in tests/support/korean.py), so the rules core and
 the Greek synthesis run for real. Each clip is 0.5 s of quiet, the speech, then 1.5 s of quiet,
 with a microphone's faint noise floor throughout. Each round delays the speech by another
 1/rounds of a chunk, so that the end of speech falls at every phase of the sound card's

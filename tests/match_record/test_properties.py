@@ -8,16 +8,15 @@ from hypothesis import strategies as st
 
 from rules.command import Command, Kind
 from rules.discipline import DISCIPLINES
-from rules.grammar import grammar, parse
+from rules.grammar import parse
 from rules.match import apply, replay
 from rules.state import Match, Setup, new_match
-from tests.support.match import PLAYERS
+from tests.support.match import PLAYERS, spoken_sentences
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 from voice.session import Session
 
-SENTENCES = grammar().sentences(PLAYERS)
-SPOKEN = st.sampled_from(SENTENCES).map(lambda s: parse(s, PLAYERS)).filter(bool)
+SPOKEN = spoken_sentences().map(lambda s: parse(s, PLAYERS)).filter(bool)
 TICKS = st.floats(0, 400).map(lambda s: Command(Kind.TICK, seconds=s))
 # Points weigh more, so that matches reach their distance and extensions happen.
 COMMANDS = st.one_of(st.just(Command(Kind.POINT)), st.just(Command(Kind.MISS)), SPOKEN, TICKS)

@@ -6,16 +6,12 @@ from hypothesis import strategies as st
 from phrases.render import render
 from rules.command import Command, Kind
 from rules.discipline import DISCIPLINES
-from rules.grammar import grammar, parse
+from rules.grammar import parse
 from rules.match import apply, replay
 from rules.state import Match, Setup, new_match
-from tests.support.match import PLAYERS
+from tests.support.match import PLAYERS, spoken_sentences
 
-BY_KIND: dict[Kind, list[str]] = {}
-for sentence in grammar().sentences(PLAYERS):
-    BY_KIND.setdefault(parse(sentence, PLAYERS).kind, []).append(sentence)
-# Each kind as likely as another, though {frames} gives a few kinds hundreds of sentences.
-SENTENCES = st.sampled_from(list(BY_KIND.values())).flatmap(st.sampled_from)
+SENTENCES = spoken_sentences()
 COMMANDS = st.one_of(
     SENTENCES.map(lambda s: parse(s, PLAYERS)),
     st.floats(0, 400).map(lambda s: Command(Kind.TICK, seconds=s)),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from rules.announcement import Announcement
-from rules.command import Command
-from rules.grammar import parse
+from rules.command import Command, Kind
+from rules.grammar import grammar, parse
 from rules.match import apply
 from rules.state import Match, Setup, new_match
 
@@ -45,3 +47,14 @@ def codes(said: list[Announcement]) -> list[str]:
 def points(match: Match) -> tuple[int, int]:
     """Both players' points."""
     return match.players[0].points, match.players[1].points
+
+
+def spoken_sentences() -> st.SearchStrategy[str]:
+    """Any sentence of the grammar, each command kind as likely as another (though {frames}
+    gives a few kinds hundreds of sentences)."""
+    by_kind: dict[Kind, list[str]] = {}
+    for sentence in grammar().sentences(PLAYERS):
+        command = parse(sentence, PLAYERS)
+        assert command is not None  # every sentence of the grammar is a command
+        by_kind.setdefault(command.kind, []).append(sentence)
+    return st.sampled_from(list(by_kind.values())).flatmap(st.sampled_from)
