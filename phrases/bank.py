@@ -14,7 +14,8 @@ from rules.announcement import Code, Variant, forms
 from rules.errors import RefereeError
 
 PLACEHOLDERS = {
-    "player", "points", "points_genitive", "scores", "spots", "frames", "spoken", "written"
+    "player", "points", "points_genitive", "scores", "spots", "frames", "spoken", "written",
+    "pause",
 }
 # Every entry the bank must have: `code` for a plain form, `code.variant` for a variant.
 ENTRIES = frozenset(f"{code}.{v}" if v else str(code) for code in Code for v in forms(code))
@@ -47,6 +48,7 @@ class Template:
     channel: Channel
     text: str
     display: str
+    chime: bool = False  # a non-routine announcement: the PA may chime before it
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,10 @@ def _template(key: str, data: dict[str, Any], terms: dict[str, Term]) -> Templat
     if term:
         text = text.replace("{spoken}", term.spoken).replace("{written}", term.written)
         display = display.replace("{spoken}", term.spoken).replace("{written}", term.written)
-    return Template(channel, text, display)
+    chime = data.get("chime", False)
+    if not isinstance(chime, bool):
+        raise BankError(f"bank entry {key!r}: chime must be true or false")
+    return Template(channel, text, display, chime)
 
 
 def parse_bank(source: str) -> Bank:

@@ -34,6 +34,16 @@ class Code(StrEnum):
     NOT_UNDERSTOOD = "not_understood"
     REPEAT_SCORE = "repeat_score"
     WITHDRAWN = "withdrawn"  # «διόρθωση»: the event withdrawn, its kind as the variant
+    LAST_INNING = "last_inning"  # the innings limit: the player's last inning starts
+    DRAW = "draw"  # the innings limit reached on equal points, played as a draw
+    WARM_UP_START = "warm_up_start"
+    WARM_UP_WARNING = "warm_up_warning"  # one minute of the warm-up left
+    WARM_UP_END = "warm_up_end"
+    # Made by the live loop, not the rules: the referee's headset on the loop's own health.
+    TAKEN = "taken"  # a command accepted that the PA does not voice back, its kind as variant
+    NOT_RECORDED = "not_recorded"  # the record could not be written: the phrase was not taken
+    MIC_LOST = "mic_lost"  # the microphone stopped delivering audio
+    MIC_BACK = "mic_back"  # … and is heard again
 
 
 class Reason(StrEnum):
@@ -54,6 +64,14 @@ class Reason(StrEnum):
     BREAK_TAKEN = "break_taken"
     NO_BREAK = "no_break"
     NOTHING_TO_UNDO = "nothing_to_undo"
+    IN_WARM_UP = "in_warm_up"
+    NO_WARM_UP = "no_warm_up"
+    NOT_PLAYED = "not_played"  # a correction of an inning the player has not finished
+    NEGATIVE_POINTS = "negative_points"
+    PASSES_DISTANCE = "passes_distance"  # … would take him to his distance before his last inning
+    CHANGES_END = "changes_end"  # … would change who reached the distance, or make a tie
+    BEFORE_EXTENSION = "before_extension"  # … of an inning before the extension being played
+    OVER_LIMIT = "over_limit"  # an inserted inning beyond the innings limit
 
 
 class Form(StrEnum):
@@ -67,6 +85,8 @@ class Form(StrEnum):
     STARTS = "starts"  # turn: the player the referee named starts
     WHO_STARTS = "who_starts"  # turn: the referee must say who starts
     SINGLE_STROKE = "single_stroke"  # extension: one stroke per turn
+    HANDICAP = "handicap"  # extension: each player's own, under a handicap
+    HANDICAP_SINGLE_STROKE = "handicap_single_stroke"  # … one stroke per turn
     UNDO = "undo"  # repeat_score: after a correction
 
 
@@ -74,6 +94,14 @@ Variant: TypeAlias = ZoneKind | Reason | Form | Kind
 
 # What «διόρθωση» never withdraws: commands that change nothing, and the clock's ticks.
 NEVER_WITHDRAWN = frozenset({Kind.LIBRES, Kind.SCORE, Kind.UNDO, Kind.TICK})
+
+# The commands the live loop's confirmation («taken») names; any other is confirmed plainly.
+CONFIRMED_BY_NAME = (
+    Kind.POINT, Kind.POINT_OUT, Kind.POINT_OUT_ANCHOR, Kind.POINT_ENTREES,
+    Kind.POINT_ENTREES_ANCHOR, Kind.MISS, Kind.FOUL, Kind.ENTREES, Kind.ENTREES_ANCHOR, Kind.OUT,
+    Kind.A_CHEVAL, Kind.A_CHEVAL_ANCHOR, Kind.TOUCHENT, Kind.RESPOT, Kind.FAULT_SIX,
+    Kind.BALL_OFF, Kind.BREAK, Kind.BREAK_END, Kind.STARTS,
+)
 
 # The variants each code is made with, None standing for the plain form; unlisted: plain only.
 VARIANTS: dict[Code, frozenset[Variant | None]] = {
@@ -83,10 +111,13 @@ VARIANTS: dict[Code, frozenset[Variant | None]] = {
     Code.TOUCHENT: frozenset({None, Form.REMINDER}),
     Code.RESPOT: frozenset({Form.BREAK_POSITION, Form.FOR_OPPONENT, Form.SPOTS}),
     Code.TURN: frozenset({None, Form.EQUALISING, Form.STARTS, Form.WHO_STARTS}),
-    Code.EXTENSION: frozenset({None, Form.SINGLE_STROKE}),
+    Code.EXTENSION: frozenset(
+        {None, Form.SINGLE_STROKE, Form.HANDICAP, Form.HANDICAP_SINGLE_STROKE}
+    ),
     Code.REFUSED: frozenset(Reason),
     Code.REPEAT_SCORE: frozenset({None, Form.UNDO}),
     Code.WITHDRAWN: frozenset(Kind) - NEVER_WITHDRAWN,
+    Code.TAKEN: frozenset({None}) | frozenset(CONFIRMED_BY_NAME),
 }
 
 

@@ -35,6 +35,10 @@ class Kind(StrEnum):
     UNDO = "undo"
     SCORE = "score"  # repeat the score
     STARTS = "starts"  # who breaks (at the start of an extension)
+    WARM_UP = "warm_up"  # a player's warm-up before the match
+    WARM_UP_END = "warm_up_end"
+    CORRECT = "correct"  # the points of a past inning corrected (the protocol editor)
+    INSERT_INNING = "insert_inning"  # a forgotten round inserted: a miss of each player
 
 
 class CommandError(RefereeError, ValueError):
@@ -55,6 +59,8 @@ class Command:
     covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
     seconds: float | None = None  # TICK: seconds elapsed since the break started
     frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
+    inning: int | None = None  # CORRECT, INSERT_INNING: the inning's number, from 1
+    points: int | None = None  # CORRECT: the inning's points as they should be
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form holding only the fields that are set."""
@@ -69,6 +75,10 @@ class Command:
             data["seconds"] = self.seconds
         if self.frames:
             data["frames"] = list(self.frames)
+        if self.inning is not None:
+            data["inning"] = self.inning
+        if self.points is not None:
+            data["points"] = self.points
         return data
 
     @classmethod
@@ -76,7 +86,9 @@ class Command:
         """Rebuild a command from `to_dict`'s form; raises CommandError on a malformed one."""
         if not isinstance(data, dict):
             raise CommandError(f"a command must be an object, not {type(data).__name__}")
-        unknown = set(data) - {"kind", "player", "balls", "covered", "seconds", "frames"}
+        unknown = set(data) - {
+            "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points"
+        }
         if unknown:
             raise CommandError(f"unknown command fields: {sorted(unknown)}")
         try:
@@ -105,7 +117,15 @@ class Command:
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
             raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
-        return cls(kind, player, balls, covered, seconds, frames)
+        inning, points = _whole(data, "inning"), _whole(data, "points")
+        return cls(kind, player, balls, covered, seconds, frames, inning, points)
+
+
+def _whole(data: dict[str, Any], field: str) -> int | None:
+    value = data.get(field)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise CommandError(f"command field {field!r} must be a whole number")
+    return value
 
 
 def _sequence(data: dict[str, Any], field: str) -> tuple[Any, ...]:

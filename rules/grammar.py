@@ -49,8 +49,10 @@ class Grammar:
         """The normalised words of `text`, with number words as digits."""
         return [self.numbers.get(w, w) for w in normalise(text).split()]
 
-    def parse(self, text: str, players: tuple[str, ...]) -> Command | None:
-        """The command `text` says, or None when it says none."""
+    def parse(
+        self, text: str, players: tuple[str, ...], spoken: tuple[str, ...] = ()
+    ) -> Command | None:
+        """The command `text` says, or None; a surname is heard written or `spoken` (in order)."""
         words = self.words(text)
         for phrase in self.phrases:
             size = len(phrase.words)
@@ -61,7 +63,7 @@ class Grammar:
                 if not rest:
                     return Command(phrase.kind)
             elif phrase.slot == PLAYER_SLOT:
-                player = self._player(rest, players)
+                player = self._player(rest, players, spoken)
                 if player is not None:
                     return Command(phrase.kind, player=player)
             elif phrase.slot == FRAMES_SLOT:
@@ -74,7 +76,10 @@ class Grammar:
                     return Command(phrase.kind, balls=balls[0], covered=balls[1])
         return None
 
-    def sentences(self, players: tuple[str, ...], rules: Discipline | None = None) -> list[str]:
+    def sentences(
+        self, players: tuple[str, ...], rules: Discipline | None = None,
+        spoken: tuple[str, ...] = (),
+    ) -> list[str]:
         """Every phrase as written, slots filled, in lower case: what a recogniser may expect.
 
         A frames slot takes one frame or two in ascending order. With `rules`, only the
@@ -82,7 +87,7 @@ class Grammar:
         """
         frames = [self.number_words[str(n)] for n in range(1, MAX_FRAME + 1)]
         fills = {
-            PLAYER_SLOT: [p.lower() for p in players],
+            PLAYER_SLOT: list(dict.fromkeys(p.lower() for p in (*players, *spoken))),
             BALLS_SLOT: list(self.written_balls),
             FRAMES_SLOT: [*frames, *(" ".join(pair) for pair in combinations(frames, 2))],
         }
@@ -99,11 +104,14 @@ class Grammar:
                 out.extend(phrase.written.replace(phrase.slot, fill) for fill in fills[phrase.slot])
         return list(dict.fromkeys(out))
 
-    def _player(self, rest: list[str], players: tuple[str, ...]) -> str | None:
+    def _player(
+        self, rest: list[str], players: tuple[str, ...], spoken: tuple[str, ...]
+    ) -> str | None:
         heard = " ".join(w for w in rest if w not in self.fillers)
         if not heard:
             return None
-        names = {normalise(p): p for p in players}
+        names = {normalise(s): p for p, s in zip(players, spoken, strict=False)}
+        names.update((normalise(p), p) for p in players)
         best = process.extractOne(heard, list(names), scorer=fuzz.ratio, score_cutoff=NAME_SCORE)
         return names[best[0]] if best else None
 
@@ -185,6 +193,6 @@ def load(text: str) -> Grammar:
     )
 
 
-def parse(text: str, players: tuple[str, ...]) -> Command | None:
-    """The command in `text` for a match between `players`, or None."""
-    return grammar().parse(text, players)
+def parse(text: str, players: tuple[str, ...], spoken: tuple[str, ...] = ()) -> Command | None:
+    """The command in `text` for a match between `players` (said as `spoken`), or None."""
+    return grammar().parse(text, players, spoken)

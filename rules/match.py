@@ -6,14 +6,14 @@ command exactly when `new is not old`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from rules import spots, zones
+from rules import innings_limit, protocol, spots, warm_up, zones
 from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
 from rules.errors import RefereeError
-from rules.state import Match, Pause, Phase, PlayerState, Setup, Zone, new_match
+from rules.state import Match, OnTie, Pause, Phase, PlayerState, Setup, Zone, new_match
 from rules.zone_kind import ZoneKind
 
 Result = tuple[Match, list[Announcement]]
@@ -46,29 +46,39 @@ def apply(match: Match, command: Command) -> Result:
     else:
         new, said = _HANDLERS[command.kind](match, command)
     if new is not match and command.kind is not Kind.UNDO:
-        new = replace(new, history=match.history + (command,))
+        new = replace(new, history=match.history.then(command, match))
     return new, said
 
 
 def replay(setup: Setup, commands: Iterable[Command]) -> Match:
     """The match that a record of accepted commands leads to; ReplayError if one is refused."""
     match = new_match(setup)
-    for number, command in enumerate(commands, 1):
+    for after, _ in steps(match, commands):
+        match = after
+    return match
+
+
+def steps(match: Match, commands: Iterable[Command], first: int = 1) -> Iterator[Result]:
+    """`match` taken through recorded commands numbered from `first`, each command's result in
+    turn; ReplayError if one is refused."""
+    for number, command in enumerate(commands, first):
         new, said = apply(match, command)
         if new is match:
             reason = said[0].variant if said else "it changes nothing"
             raise ReplayError(f"recorded command {number} ({command.kind}) is refused: {reason}")
         match = new
-    return match
+        yield match, said
 
 
 def _refusal(match: Match, command: Command) -> Announcement | None:
     """Why `command` cannot be taken now, if it cannot."""
     kind = command.kind
-    if kind in (Kind.UNDO, Kind.SCORE, Kind.TICK):
+    if kind in (Kind.UNDO, Kind.SCORE, Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING):
         return None
-    if match.winner is not None:
+    if match.over:
         return refused(Reason.MATCH_OVER)
+    if match.warm_up is not None and kind is not Kind.WARM_UP_END:
+        return refused(Reason.IN_WARM_UP, match.surname(match.warm_up.player))
     if match.pause is not None and kind is not Kind.BREAK_END:
         return refused(Reason.IN_BREAK, match.surname(match.pause.player))
     if match.at_table is None and kind is not Kind.STARTS:
@@ -114,7 +124,7 @@ def _score(match: Match, player: int) -> Result:
     match = replace(match, run=run, players=_with(match.players, player, after))
     said = [Announcement(Code.SCORE, player=after.surname, points=run)]
     reminder = match.rules.reminder
-    if match.phase.target - after.points == reminder:
+    if match.phase.targets[player] - after.points == reminder:
         said.append(Announcement(Code.FOR_FIVE if reminder == 5 else Code.FOR_THREE))
     return match, said
 
@@ -233,12 +243,15 @@ def _respot(match: Match, command: Command, player: int) -> Result:
 
 
 def _reached(match: Match, player: int) -> bool:
-    return match.players[player].points >= match.phase.target
+    return match.players[player].points >= match.phase.targets[player]
 
 
 def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
     """`current`'s inning ends: the next inning, the equalising inning, a winner or an extension."""
     other = 1 - current
+    finished = match.players[current]
+    innings = replace(finished, innings_points=finished.innings_points + (match.run,))
+    match = replace(match, players=_with(match.players, current, innings))
     if current == match.phase.breaker:
         equalising = _reached(match, current)
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
@@ -249,7 +262,23 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
         winner = current if _reached(match, current) else other
         done = replace(match, at_table=None, winner=winner, run=0, touchent=False)
         return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
+    if innings_limit.reached(match):
+        return _at_limit(match, said)
     return _start_inning(match, other, said, None)
+
+
+def _at_limit(match: Match, said: list[Announcement]) -> Result:
+    """Both played the innings the limit allows: more points wins; equal points, Article 4's
+    extension or a draw, as the set-up says."""
+    leader = innings_limit.leader(match)
+    if leader is None and match.setup.on_tie is OnTie.EXTENSION:
+        return _extension(match, said)
+    done = replace(
+        match, at_table=None, winner=leader, drawn=leader is None, run=0, touchent=False
+    )
+    if leader is None:
+        return done, [*said, Announcement(Code.DRAW)]
+    return done, [*said, Announcement(Code.WINNER, player=match.surname(leader))]
 
 
 def _start_inning(
@@ -274,26 +303,33 @@ def _start_inning(
         phase=replace(match.phase, innings=(innings[0], innings[1])),
     )
     turn = Announcement(Code.TURN, player=stats.surname, variant=variant)
+    if innings_limit.last_inning(match, player):
+        return match, [*said, turn, Announcement(Code.LAST_INNING, player=stats.surname)]
     return match, [*said, turn]
 
 
 def _extension(match: Match, said: list[Announcement]) -> Result:
-    """Article 4: a tie gives 10 % of the original distance more; from the second on, one stroke."""
-    extra = max(1, -(-match.setup.distance // 10))
+    """Article 4: a tie gives 10 % of the original distance more (of each player's own under a
+    handicap), rounded up, at least 1; from the second extension on, one stroke per turn."""
+    extras = tuple(max(1, -(-distance // 10)) for distance in match.setup.distances)
     number = match.phase.number + 1
     phase = Phase(
-        target=match.phase.target + extra,
+        targets=(match.players[0].points + extras[0], match.players[1].points + extras[1]),
         breaker=None,
         number=number,
         single_stroke=number >= 2,
     )
     waiting = replace(match, phase=phase, at_table=None, run=0, zones=(), touchent=False)
-    variant = Form.SINGLE_STROKE if phase.single_stroke else None
-    return waiting, [
-        *said,
-        Announcement(Code.EXTENSION, points=extra, variant=variant),
-        Announcement(Code.TURN, variant=Form.WHO_STARTS),
-    ]
+    if extras[0] == extras[1]:
+        variant = Form.SINGLE_STROKE if phase.single_stroke else None
+        called = [Announcement(Code.EXTENSION, points=extras[0], variant=variant)]
+    else:
+        variant = Form.HANDICAP_SINGLE_STROKE if phase.single_stroke else Form.HANDICAP
+        called = [
+            Announcement(Code.EXTENSION, player=match.surname(i), points=extras[i], variant=variant)
+            for i in (0, 1)
+        ]
+    return waiting, [*said, *called, Announcement(Code.TURN, variant=Form.WHO_STARTS)]
 
 
 def _starts(match: Match, command: Command) -> Result:
@@ -304,7 +340,7 @@ def _starts(match: Match, command: Command) -> Result:
     if match.at_table is None:
         phase = replace(match.phase, breaker=player)
         return _start_inning(replace(match, phase=phase), player, [], Form.STARTS)
-    if match.history or match.run:
+    if warm_up.played(match) or match.run:
         return match, [refused(Reason.ALREADY_STARTED)]
     fresh = new_match(replace(match.setup, first=player))
     return replace(fresh, setup=match.setup), [
@@ -332,7 +368,9 @@ def _break_end(match: Match, command: Command) -> Result:
 
 
 def _tick(match: Match, command: Command) -> Result:
-    """Break time passing: the one-minute warning, then the end of the break."""
+    """Break or warm-up time passing: the one-minute warning, then the end."""
+    if match.warm_up is not None and command.seconds is not None:
+        return warm_up.tick(match, command.seconds)
     pause = match.pause
     if pause is None or command.seconds is None:
         return match, []
@@ -353,16 +391,29 @@ def _resume(match: Match, pause: Pause) -> Result:
 
 
 def _undo(match: Match, command: Command) -> Result:
-    """Withdraw the last recorded event (not the clock's), replay the rest, say what went."""
-    spoken = [i for i, c in enumerate(match.history) if c.kind is not Kind.TICK]
-    if not spoken:
+    """Withdraw the last recorded event (not the clock's), say what went.
+
+    The rest is replayed from the checkpoint before it: fewer than CHECKPOINT_EVERY commands,
+    and the clock's ticks after it.
+    """
+    entries = match.history.entries()
+    ticks = []
+    for last in entries:
+        if last.command.kind is not Kind.TICK:
+            break
+        ticks.append(last.command)
+    else:
         return match, [refused(Reason.NOTHING_TO_UNDO)]
-    last = spoken[-1]
-    kept = match.history[:last] + match.history[last + 1 :]
-    new = new_match(match.setup)
-    for earlier in kept:
+    kept = []
+    checkpoint = last
+    while checkpoint.before is None:
+        assert checkpoint.earlier is not None  # the first command is always a checkpoint
+        checkpoint = checkpoint.earlier
+        kept.append(checkpoint.command)
+    new = checkpoint.before
+    for earlier in [*reversed(kept), *reversed(ticks)]:
         new, _ = apply(new, earlier)
-    withdrawn = match.history[last]
+    withdrawn = last.command
     named = Announcement(Code.WITHDRAWN, player=withdrawn.player, variant=withdrawn.kind)
     return new, [named, _scores(new, Form.UNDO)]
 
@@ -375,6 +426,41 @@ def _repeat_score(match: Match, command: Command) -> Result:
 def _scores(match: Match, variant: Form | None) -> Announcement:
     totals = tuple((p.surname, p.points) for p in match.players)
     return Announcement(Code.REPEAT_SCORE, variant=variant, scores=totals)
+
+
+def _correct(match: Match, command: Command) -> Result:
+    """The protocol editor: a past inning's points corrected."""
+    player = _player_index(match, command.player)
+    if player is None:
+        return match, [refused(Reason.UNKNOWN_PLAYER, command.player)]
+    return _corrected(match, protocol.correct(match, command, player))
+
+
+def _insert_inning(match: Match, command: Command) -> Result:
+    """The protocol editor: a forgotten round (a miss of each player) inserted."""
+    return _corrected(match, protocol.insert_round(match, command))
+
+
+def _corrected(match: Match, corrected: Match | Reason) -> Result:
+    """The corrected score on the PA, and the result if the correction changed it."""
+    if isinstance(corrected, Reason):
+        return match, [refused(corrected)]
+    said = [_scores(corrected, Form.UNDO)]
+    if corrected.winner is not None and corrected.winner != match.winner:
+        said.append(Announcement(Code.WINNER, player=corrected.surname(corrected.winner)))
+    if corrected.drawn and not match.drawn:
+        said.append(Announcement(Code.DRAW))
+    return corrected, said
+
+
+# --- the warm-up ---------------------------------------------------------------------------
+
+
+def _warm_up(match: Match, command: Command) -> Result:
+    """«προθέρμανση [επώνυμο]»: the named player's warm-up, or that of the player to break."""
+    if command.player is None:
+        return warm_up.start(match, match.at_table)
+    return warm_up.start(match, _player_index(match, command.player))
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -414,4 +500,8 @@ _HANDLERS: dict[Kind, Callable[[Match, Command], Result]] = {
     Kind.UNDO: _undo,
     Kind.SCORE: _repeat_score,
     Kind.STARTS: _starts,
+    Kind.WARM_UP: _warm_up,
+    Kind.WARM_UP_END: warm_up.end,
+    Kind.CORRECT: _correct,
+    Kind.INSERT_INNING: _insert_inning,
 }

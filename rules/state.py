@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rules.command import Command
 from rules.discipline import Discipline, SetupError, discipline
@@ -10,6 +12,19 @@ from rules.normalise import normalise
 from rules.zone_kind import ZoneKind
 
 MAX_DISTANCE = 10_000
+MAX_INNINGS = 1_000  # the longest innings limit a set-up may fix
+WARM_UP_SECONDS = 5 * 60  # the warm-up before the match, unless the set-up says otherwise
+MAX_WARM_UP_SECONDS = 60 * 60
+
+
+class OnTie(StrEnum):
+    """What equal points at the innings limit lead to."""
+
+    EXTENSION = "extension"  # Article 4, as for a tie at the distance
+    DRAW = "draw"
+
+
+CHECKPOINT_EVERY = 16  # one state kept per this many commands: an undo replays fewer
 
 
 @dataclass(frozen=True)
@@ -20,6 +35,14 @@ class Setup:
     distance: int
     players: tuple[str, str]
     first: int = 0  # index into `players` of the player who breaks
+    handicap: tuple[int, int] | None = None  # each player's own distance; `distance` the longer
+    innings_limit: int | None = None  # the match ends when both have played this many innings
+    on_tie: OnTie = OnTie.EXTENSION  # equal points at the innings limit
+    warm_up_seconds: int = WARM_UP_SECONDS
+    table: str | None = None  # for the protocol: the table played on
+    referee: str | None = None  # for the protocol: the referee's name
+    # How each surname is said (the TTS voices it, the grammar hears it); empty: as written.
+    spoken: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         discipline(self.discipline)
@@ -36,11 +59,59 @@ class Setup:
             raise SetupError(f"the two surnames must differ: {self.players[0]!r}")
         if self.first not in (0, 1):
             raise SetupError("the player who breaks must be one of the two players")
+        self._check_spoken(self.spoken or self.players)
+        self._check_formats()
 
     @property
     def rules(self) -> Discipline:
         """The discipline's rule table."""
         return discipline(self.discipline)
+
+    @property
+    def distances(self) -> tuple[int, int]:
+        """Each player's distance, in the order of `players`."""
+        return self.handicap or (self.distance, self.distance)
+
+    @property
+    def pronounced(self) -> dict[str, str]:
+        """Each written surname with the form that is said."""
+        return dict(zip(self.players, self.spoken, strict=True))
+
+    def _check_spoken(self, spoken: tuple[str, ...]) -> None:
+        """Two non-empty spoken forms that keep the players apart, written or said."""
+        if len(spoken) != 2 or not all(isinstance(s, str) and normalise(s) for s in spoken):
+            raise SetupError("each player needs one non-empty spoken form of his surname")
+        heard = [{normalise(self.players[i]), normalise(spoken[i])} for i in (0, 1)]
+        if heard[0] & heard[1]:
+            raise SetupError(f"the two players' surnames must sound different: {spoken!r}")
+        object.__setattr__(self, "spoken", tuple(spoken))
+
+    def _check_formats(self) -> None:
+        """The handicap, the innings limit, the tie rule and the warm-up."""
+        handicap = self.handicap
+        if handicap is not None:
+            if len(handicap) != 2 or not all(_whole_in(d, 1, MAX_DISTANCE) for d in handicap):
+                raise SetupError(f"a handicap is two distances of 1 to {MAX_DISTANCE} points")
+            if self.distance != max(handicap):
+                raise SetupError(f"under a handicap the distance is the longer, {max(handicap)}")
+        if self.innings_limit is not None and not _whole_in(self.innings_limit, 1, MAX_INNINGS):
+            raise SetupError(
+                f"the innings limit must be 1 to {MAX_INNINGS}, not {self.innings_limit!r}"
+            )
+        if self.on_tie not in set(OnTie):
+            raise SetupError(f"a tie at the innings limit is one of {', '.join(OnTie)}")
+        object.__setattr__(self, "on_tie", OnTie(self.on_tie))
+        if not all(isinstance(v, str | None) for v in (self.table, self.referee)):
+            raise SetupError("the table and the referee are named by text")
+        if not _whole_in(self.warm_up_seconds, 1, MAX_WARM_UP_SECONDS):
+            raise SetupError(
+                f"the warm-up must last 1 to {MAX_WARM_UP_SECONDS} seconds, "
+                f"not {self.warm_up_seconds!r}"
+            )
+
+
+def _whole_in(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 @dataclass(frozen=True)
@@ -52,6 +123,7 @@ class PlayerState:
     innings: int = 0
     highest_run: int = 0
     break_taken: bool = False
+    innings_points: tuple[int, ...] = ()  # the points of each finished inning, in order
 
     @property
     def average(self) -> float:
@@ -76,14 +148,82 @@ class Pause:
 
 
 @dataclass(frozen=True)
+class WarmUp:
+    """A player's warm-up before the match, in progress."""
+
+    player: int
+    warned: bool = False
+
+
+@dataclass(frozen=True)
 class Phase:
     """The match proper (number 0) or an extension of Article 4 (number 1, 2, …)."""
 
-    target: int  # the total each player plays to
+    targets: tuple[int, int]  # the total each player plays to
     breaker: int | None  # None while the referee has not said who starts
     number: int = 0
     innings: tuple[int, int] = (0, 0)  # innings of each player in this phase
     single_stroke: bool = False  # second and later extensions: one stroke per turn
+
+    @property
+    def target(self) -> int:
+        """The higher of the two targets: the one both play to without a handicap."""
+        return max(self.targets)
+
+
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """One command in force, linked to the one before it; `before` is the state it was taken
+    on, kept at the first command and at every CHECKPOINT_EVERY-th after it."""
+
+    command: Command
+    earlier: Entry | None
+    length: int  # the commands up to this one, this one included
+    before: Match | None
+
+
+class History:
+    """The commands in force, oldest first, as a linked list: adding one shares the others."""
+
+    __slots__ = ("newest",)
+
+    def __init__(self, newest: Entry | None = None) -> None:
+        self.newest = newest
+
+    def then(self, command: Command, before: Match) -> History:
+        """This history and `command`, taken on the state `before`."""
+        length = len(self) + 1
+        kept = before if length % CHECKPOINT_EVERY == 1 else None
+        return History(Entry(command, self.newest, length, kept))
+
+    def entries(self) -> Iterator[Entry]:
+        """The entries, newest first."""
+        entry = self.newest
+        while entry is not None:
+            yield entry
+            entry = entry.earlier
+
+    def __len__(self) -> int:
+        return 0 if self.newest is None else self.newest.length
+
+    def __iter__(self) -> Iterator[Command]:
+        return reversed([entry.command for entry in self.entries()])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, History) or len(self) != len(other):
+            return False
+        for mine, theirs in zip(self.entries(), other.entries(), strict=True):
+            if mine is theirs:
+                return True  # the rest is shared
+            if mine.command != theirs.command:
+                return False
+        return True
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"History({list(self)!r})"
 
 
 @dataclass(frozen=True)
@@ -101,7 +241,9 @@ class Match:
     touchent: bool = False  # cue ball touching an object ball, not re-spotted
     pause: Pause | None = None
     winner: int | None = None
-    history: tuple[Command, ...] = field(default=(), repr=False)
+    drawn: bool = False  # the innings limit reached on equal points, with `OnTie.DRAW`
+    warm_up: WarmUp | None = None
+    history: History = field(default_factory=History, repr=False)
 
     @property
     def rules(self) -> Discipline:
@@ -112,6 +254,11 @@ class Match:
         """The surname of player `index`."""
         return self.players[index].surname
 
+    @property
+    def over(self) -> bool:
+        """A winner, or a draw."""
+        return self.winner is not None or self.drawn
+
 
 def new_match(setup: Setup) -> Match:
     """The state at the break: the first player at the table in his first inning."""
@@ -120,5 +267,5 @@ def new_match(setup: Setup) -> Match:
     opening = PlayerState(players[first].surname, innings=1)
     players = (opening, players[1]) if first == 0 else (players[0], opening)
     innings = (1, 0) if first == 0 else (0, 1)
-    phase = Phase(target=setup.distance, breaker=first, innings=innings)
+    phase = Phase(targets=setup.distances, breaker=first, innings=innings)
     return Match(setup=setup, players=players, phase=phase, at_table=first, white=first)

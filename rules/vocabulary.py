@@ -17,11 +17,14 @@ MAX_WORDS = 10  # a longer utterance is no command; don't search its spans
 class Vocabulary:
     """The phrases of one discipline, with the two players' surnames filled in."""
 
-    def __init__(self, players: tuple[str, ...], rules: Discipline) -> None:
+    def __init__(
+        self, players: tuple[str, ...], rules: Discipline, spoken: tuple[str, ...] = ()
+    ) -> None:
         self.players = players
+        self.spoken = spoken  # how each surname is said, in the order of `players`
         self.rules = rules
         self._grammar = grammar()
-        self.sentences = self._grammar.sentences(players, rules)
+        self.sentences = self._grammar.sentences(players, rules, spoken)
         self._words = [tuple(self._grammar.words(s)) for s in self.sentences]
         self._keys = ["".join(w) for w in self._words]
         self._open_ended = {
@@ -30,7 +33,7 @@ class Vocabulary:
 
     def parse(self, text: str) -> Command | None:
         """The command `text` says exactly, if this discipline has it."""
-        command = self._grammar.parse(text, self.players)
+        command = self._grammar.parse(text, self.players, self.spoken)
         if command is None or self.rules.refusal(command.kind):
             return None
         return command

@@ -32,8 +32,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _records_stay_out_of_the_home(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests pass --db explicitly; should one forget, it records in a temporary data directory."""
+    """Tests pass --db explicitly; should one forget, it records in a temporary data directory.
+    The hall's settings file is looked for in an empty config directory, so defaults apply."""
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
 
 
 @pytest.fixture(scope="session")

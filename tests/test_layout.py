@@ -5,7 +5,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("rules", "phrases", "voice")
-NAMED = (*PACKAGES, "bench")  # folders whose modules the layout may name
+NAMED = (*PACKAGES, "bench", "tests")  # folders whose modules the layout may name
 
 
 def layout_section() -> str:

@@ -81,6 +81,11 @@ class DeviceOutput:
     def __init__(self, device: Device) -> None:
         self.device = device
 
+    @property
+    def rate(self) -> int:
+        """The device's own sample rate: announcements are resampled to it."""
+        return round(self.device.default_rate)
+
     def play(self, samples: Any, rate: int) -> None:
         """Play `samples`, returning once they have been played."""
         play(samples, rate, self.device)

@@ -21,7 +21,8 @@ class Session:
 
     def hear(self, text: str) -> list[Utterance]:
         """The utterances for one recognised phrase; «δεν κατάλαβα» when it says nothing."""
-        command = parse(text, tuple(p.surname for p in self.match.players))
+        setup = self.match.setup
+        command = parse(text, setup.players, setup.spoken)
         if command is None:
             return [render(Announcement(Code.NOT_UNDERSTOOD))]
         return self.command(command)
@@ -33,4 +34,9 @@ class Session:
             if self._on_accept:
                 self._on_accept(command)
             self.match = new
-        return [render(a) for a in said]
+        return self.utterances(said)
+
+    def utterances(self, said: list[Announcement]) -> list[Utterance]:
+        """What the voice says for `said`, the match's surnames as they are pronounced."""
+        names = self.match.setup.pronounced
+        return [render(a, names=names) for a in said]

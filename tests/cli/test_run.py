@@ -1,5 +1,7 @@
 """`referee run`: its arguments, its devices, and a recorded match continued."""
 
+import signal
+import sqlite3
 import time
 
 from rules.command import Command, Kind
@@ -7,6 +9,7 @@ from rules.state import Setup
 from tests.support.korean import spoken_pcm
 from tests.support.match import PLAYERS
 from voice.hearing.phrase_table import PhraseTable
+from voice.match_record import database
 from voice.match_record.database import Record
 
 # Korean words the Korean test model hears from espeak-ng, standing for Greek phrases.
@@ -64,12 +67,66 @@ def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
     table = tmp_path / "table.toml"
     table.write_text('"엄마" = "πόντος"\n"라디오" = "άστοχο"\n', encoding="utf-8")
     sound_devices.pcm = spoken_pcm(tmp_path, ["엄마", "라디오"])
+    sound_devices.signal_at_end = signal.SIGTERM  # the hall's service manager stops it
     done = referee("run", "--match", number, "--model", korean_model_dir, "--mic", "mic",
                    "--pa", "PA", "--headset", "phones", "--db", db, "--phrase-table", table)
     assert done.code == 0, done.err
+    assert done.err.endswith("stopped\n")
     with Record.open(db) as record:
         loaded = record.load(number)
     assert [e.command.kind for e in loaded.events] == [Kind.POINT, Kind.POINT, Kind.MISS]
     assert all(e.announced for e in loaded.events)
-    # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn.
-    assert [device for device, _ in sound_devices.played] == [1, 1, 1, 1, 2]
+    # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn
+    # and «άστοχο» confirmed on the headset.
+    assert [device for device, _ in sound_devices.played] == [1, 1, 1, 1, 2, 2]
+
+
+def run_args(tmp_path, korean_model_dir, *more):
+    table = tmp_path / "table.toml"
+    table.write_text('"엄마" = "πόντος"\n"라디오" = "άστοχο"\n', encoding="utf-8")
+    return ("run", "--model", korean_model_dir, "--mic", "mic", "--pa", "PA",
+            "--headset", "phones", "--db", tmp_path / "m.sqlite3", "--phrase-table", table, *more)
+
+
+def test_a_microphone_that_cannot_be_opened_stops_run_before_any_match_is_created(
+    referee, tmp_path, korean_model_dir, sound_devices
+):
+    sound_devices.refusals = 1
+    done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 2 and "Traceback" not in done.err
+    error = done.err.splitlines()[-1]  # after the model's report
+    assert error.startswith("referee run: error: cannot open the microphone 'USB headset mic' "
+                            "(id 0): Error opening RawInputStream")
+    assert "check that it is plugged in" in error and done.err.count("error:") == 1
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert record.matches() == []
+
+
+def test_a_record_that_cannot_be_written_is_found_before_listening(
+    referee, tmp_path, korean_model_dir, sound_devices, monkeypatch
+):
+    monkeypatch.setattr(database, "BUSY_SECONDS", 0.1)
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        number = record.create_match(Setup("three-cushion", 5, PLAYERS))
+    other = sqlite3.connect(tmp_path / "m.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the record
+    done = referee(*run_args(tmp_path, korean_model_dir, "--match", number))
+    other.rollback()
+    assert done.code == 2 and "database is locked" in done.err
+    assert "listening" not in done.err and sound_devices.opens == []
+
+
+def test_ctrl_c_stops_run_quietly_keeping_what_was_recorded(
+    referee, tmp_path, korean_model_dir, sound_devices
+):
+    sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"])
+    sound_devices.realtime = True  # Ctrl-C once the phrase has been said
+    sound_devices.signal_at_end = signal.SIGINT
+    done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 0 and done.err.endswith("stopped\n") and "Traceback" not in done.err
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        events = record.load(1).events
+    assert [e.command.kind for e in events] in ([], [Kind.POINT])  # Ctrl-C may come first
+    assert all(e.announced for e in events)

@@ -96,3 +96,37 @@ def test_standard_input_that_is_not_utf8_is_refused_with_exit_2_keeping_what_cam
     assert f"referee resume 1 --db {db}" in done.err
     with Record.open(db) as record:
         assert [c.kind for c in record.load(1).commands] == [Kind.POINT]
+
+
+def test_players_with_spoken_forms_are_said_so_shown_as_written_and_recorded(referee, tmp_path):
+    db = tmp_path / "m.sqlite3"
+    done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
+                   "ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος, Jaspers=Γιάσπερς", "--first", "Γιάσπερς", "--jsonl",
+                   "--db", str(db), stdin="πόντος\nάστοχο\nδιάλειμμα παπαδόπουλος\n")
+    assert done.code == 0 and done.err == ""
+    said = [json.loads(line) for line in done.out.splitlines()]
+    assert said[0] == {"code": "score", "channel": "pa", "text": "Γιάσπερς ένα",
+                       "display": "Jaspers 1", "player": "Jaspers", "points": 1}
+    assert said[2]["text"] == "διάλειμμα πέντε λεπτών, Παπαδόπουλος"
+    assert said[2]["player"] == "ΠΑΠΑΔΟΠΟΥΛΟΣ"
+    assert said[-1]["players"][0]["surname"] == "ΠΑΠΑΔΟΠΟΥΛΟΣ"
+    with Record.open(db, create=False) as record:
+        setup = record.load(1).setup
+    assert setup.players == ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers")
+    assert setup.spoken == ("Παπαδόπουλος", "Γιάσπερς")
+
+
+def test_a_surname_the_voice_may_misread_gets_a_warning_and_the_match_runs(referee, tmp_path):
+    done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
+                   "ΠΑΠΑΔΟΠΟΥΛΟΣ,Jaspers", "--db", str(tmp_path / "m.sqlite3"), stdin="πόντος\n")
+    assert done.code == 0 and "ΠΑΠΑΔΟΠΟΥΛΟΣ 1" in done.out
+    assert done.err.splitlines() == [
+        "warning: --players 'ΠΑΠΑΔΟΠΟΥΛΟΣ' is in capitals, which the Greek voice may say "
+        'wrongly; add how it is said: "ΠΑΠΑΔΟΠΟΥΛΟΣ=<Greek, accented>"',
+        "warning: --players 'Jaspers' is in Latin letters, which the Greek voice may say "
+        'wrongly; add how it is said: "Jaspers=<Greek, accented>"',
+    ]
+    unaccented = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
+                         "Παπαδοπουλος,Κωνσταντίνου", "--db", str(tmp_path / "m.sqlite3"),
+                         stdin="")
+    assert "'Παπαδοπουλος' is without an accent mark" in unaccented.err

@@ -65,6 +65,23 @@ def test_a_match_and_its_events_round_trip_and_replay(tmp_path):
     assert loaded.match == replay(SETUP, commands[:3])
 
 
+def test_the_spoken_forms_of_the_surnames_are_kept_and_a_record_without_them_still_loads(
+    tmp_path,
+):
+    spoken = Setup("libre", 30, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"), spoken=("Παπαδόπουλος", "Γιάσπερς"))
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        match_id = record.create_match(spoken)
+        old = record.create_match(SETUP)
+    with raw(tmp_path / "m.sqlite3") as db:  # as a record made before spoken forms existed
+        (text,) = db.execute("SELECT setup FROM matches WHERE id = ?", (old,)).fetchone()
+        data = json.loads(text)
+        del data["spoken"]
+        db.execute("UPDATE matches SET setup = ? WHERE id = ?", (json.dumps(data), old))
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert record.load(match_id).setup == spoken
+        assert record.load(old).setup == SETUP and SETUP.spoken == PLAYERS
+
+
 def test_undo_is_recorded_as_an_event_and_the_state_is_the_replay_of_the_raw_log(tmp_path):
     with Record.open(tmp_path / "m.sqlite3") as record:
         match_id = record.create_match(SETUP)

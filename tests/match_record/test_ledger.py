@@ -7,11 +7,12 @@ from contextlib import closing
 
 import pytest
 
+import rules.match
 from phrases.render import render
 from rules.announcement import Announcement
 from rules.command import Command, Kind
 from rules.match import replay
-from rules.state import Setup, new_match
+from rules.state import CHECKPOINT_EVERY, Setup, new_match
 from tests.support.match import PLAYERS, A
 from voice.match_record.database import Record, RecordError
 from voice.match_record.ledger import Ledger
@@ -160,3 +161,37 @@ def test_processes_writing_one_match_at_once_lose_nothing_and_keep_the_order(pat
     assert kinds.count(Kind.MISS) == 40 and kinds.count(Kind.POINT) == 40
     assert loaded.match == replay(loaded.setup, loaded.commands)
     assert sum(p.points for p in loaded.match.players) == 40
+
+
+def counting(monkeypatch):
+    """Every command the rules apply from now on, the replays of an undo included."""
+    applied = []
+    original = rules.match.apply
+
+    def apply(match, command):
+        applied.append(command)
+        return original(match, command)
+
+    monkeypatch.setattr(rules.match, "apply", apply)
+    return applied
+
+
+def test_opening_a_ledger_replays_the_record_once_keeping_what_was_never_said(path, monkeypatch):
+    ledger = new_ledger(path)
+    said = [ledger.hear(text) for text in ["πόντος"] * 30 + ["διόρθωση", "άστοχο"]]
+    ledger.mark_announced(1)
+    applied = counting(monkeypatch)
+    again = Ledger(Record.open(path), 1)
+    assert again.unannounced() == list(enumerate(said, 1))[1:]
+    assert len(applied) <= 32 + CHECKPOINT_EVERY - 1  # once each; the undo from its checkpoint
+
+
+def test_catching_up_applies_only_the_events_other_writers_added(path, monkeypatch):
+    voice = new_ledger(path)
+    for _ in range(40):
+        voice.hear("πόντος")
+    panel = Ledger(Record.open(path), 1)
+    voice.hear("άστοχο")
+    applied = counting(monkeypatch)
+    assert [e.seq for e in panel.refresh()] == [41]
+    assert applied == [Command(Kind.MISS)] and panel.match == voice.match

@@ -25,7 +25,7 @@ TERMS = {
     "entrees": ("ENTRÉES", "αντρέ"),
     "dedans": ("DEDANS", "ντεντάν"),
     "restees_dedans": ("RESTÉES DEDANS", "ρεστέ ντεντάν"),
-    "a_cheval": ("À CHEVAL", "α σεβάλ"),
+    "a_cheval": ("À CHEVAL", "ασεβάλ"),  # one word: a lone «α» is read as «άλφα»
     "touchent": ("TOUCHENT", "τους"),
     "libres": ("LIBRES", "λιμπρ"),
 }
@@ -142,7 +142,7 @@ def test_an_utterance_serialises_to_the_same_json_as_plain_strings():
     assert (utterance.code, utterance.channel) == (Code.SCORE, Channel.PA)
     assert json.dumps(asdict(utterance), ensure_ascii=False) == (
         '{"code": "score", "channel": "pa", "text": "Α τρία", "display": "Α 3", '
-        '"player": "Α", "points": 3}'
+        '"player": "Α", "points": 3, "pieces": ["Α", "τρία"], "chime": false}'
     )
 
 
@@ -151,3 +151,42 @@ def test_named_frames_are_spoken_in_words_and_shown_in_digits():
     assert (one.text, one.display) == ("αντρέ, κάδρο πέντε", "ENTRÉES, κάδρο 5")
     two = render(Announcement("entrees", variant="frame", frames=(4, 5)))
     assert two.text == "αντρέ, κάδρα τέσσερα και πέντε"
+
+
+SPOKEN = {"ΠΑΠΑΔΟΠΟΥΛΟΣ": "Παπαδόπουλος", "Jaspers": "Γιάσπερς"}
+
+
+def test_a_surname_is_said_in_its_spoken_form_and_shown_as_written():
+    winner = render(Announcement("winner", player="Jaspers"), names=SPOKEN)
+    assert (winner.text, winner.display, winner.player) == (
+        "νικητής: Γιάσπερς", "ΝΙΚΗΤΗΣ: Jaspers", "Jaspers"
+    )
+    scores = render(Announcement("repeat_score", scores=(("ΠΑΠΑΔΟΠΟΥΛΟΣ", 2), ("Jaspers", 1))),
+                    names=SPOKEN)
+    assert (scores.text, scores.display) == (
+        "Παπαδόπουλος δύο, Γιάσπερς ένα", "ΠΑΠΑΔΟΠΟΥΛΟΣ 2, Jaspers 1"
+    )
+
+
+def test_surname_and_number_are_said_apart_with_a_pause_between():
+    said = render(Announcement("score", player="Jaspers", points=21), names=SPOKEN)
+    assert said.pieces == ("Γιάσπερς", "είκοσι ένα") and said.text == "Γιάσπερς είκοσι ένα"
+    scores = render(Announcement("repeat_score", scores=(("Α", 2), ("Β", 1))))
+    assert scores.spoken_pieces() == ("Α", "δύο, Β", "ένα")
+    assert render(Announcement("for_five")).spoken_pieces() == ("για πέντε",)
+
+
+def test_the_non_routine_announcements_ask_for_the_chime():
+    chimed = {
+        key for key, template in bank().templates.items() if template.chime
+    }
+    assert chimed == {"break_start", "extension", "extension.single_stroke", "winner"}
+    assert render(Announcement("winner", player="Α")).chime
+    assert not render(Announcement("score", player="Α", points=1)).chime
+
+
+def test_a_chime_that_is_not_true_or_false_is_a_bank_error():
+    source = SHIPPED.replace('winner = { channel = "pa", chime = true,',
+                             'winner = { channel = "pa", chime = "yes",')
+    with pytest.raises(BankError, match="'winner': chime must be true or false"):
+        parse_bank(source)

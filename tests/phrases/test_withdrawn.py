@@ -17,7 +17,7 @@ def test_the_headset_names_every_event_undo_can_withdraw(kind):
     "kind,player,text",
     [
         ("point_out", None, "ακυρώθηκε: πόντος έξω"),
-        ("a_cheval_anchor", None, "ακυρώθηκε: α σεβάλ άγκυρα"),
+        ("a_cheval_anchor", None, "ακυρώθηκε: ασεβάλ άγκυρα"),
         ("ball_off", None, "ακυρώθηκε: εκτός τραπεζιού"),
         ("starts", "Κωνσταντίνου", "ακυρώθηκε: ξεκινά Κωνσταντίνου"),
     ],

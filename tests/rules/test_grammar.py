@@ -72,6 +72,14 @@ def test_surnames_are_matched_without_accents_with_an_article_and_near_misses():
     assert parse("ξεκινά Γεωργίου", PLAYERS) is None
 
 
+def test_a_surname_is_heard_in_its_spoken_form_and_taken_as_written():
+    players, spoken = ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"), ("Παπαδόπουλος", "Γιάσπερς")
+    assert parse("ξεκινά Γιάσπερς", players, spoken).player == "Jaspers"
+    assert parse("διάλειμμα παπαδοπουλος", players, spoken).player == "ΠΑΠΑΔΟΠΟΥΛΟΣ"
+    assert parse("ξεκινά jaspers", players, spoken).player == "Jaspers"  # the written form too
+    assert parse("ξεκινά Γιάσπερς", players) is None  # unknown without its spoken form
+
+
 def test_balls_off_the_table_with_a_covered_spot():
     command = parse("εκτός τραπεζιού λευκή και κόκκινη καλυμμένη από κίτρινη", PLAYERS)
     assert command.balls == ("white", "red")

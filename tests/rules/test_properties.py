@@ -39,6 +39,10 @@ def check(match: Match) -> None:
         assert match.players[match.winner].points >= phase.target
         assert match.at_table is None
     assert all(z.strokes_left >= 0 for z in match.zones)
+    for index, p in enumerate(match.players):  # the protocol adds up to the totals
+        current = match.at_table == index
+        assert len(p.innings_points) == p.innings - current
+        assert sum(p.innings_points) + (match.run if current else 0) == p.points
 
 
 @settings(max_examples=300, deadline=None)

@@ -31,3 +31,19 @@ def test_an_unknown_discipline_name_is_a_setup_error():
 
 def test_setup_errors_are_the_projects_errors_and_still_value_errors():
     assert issubclass(SetupError, RefereeError) and issubclass(SetupError, ValueError)
+
+
+def test_each_surname_is_said_as_written_unless_a_spoken_form_is_given():
+    assert Setup("libre", 50, ("Α", "Β")).spoken == ("Α", "Β")
+    given = Setup("libre", 50, ("Jaspers", "Β"), spoken=("Γιάσπερς", "Β"))
+    assert given.pronounced == {"Jaspers": "Γιάσπερς", "Β": "Β"}
+
+
+@pytest.mark.parametrize(
+    "spoken,fault",
+    [(("Γ",), "one non-empty spoken form"), (("Γ", " "), "one non-empty spoken form"),
+     (("Γιάσπερς", "jaspers"), "the two players' surnames must sound different")],
+)
+def test_spoken_forms_that_cannot_tell_the_players_apart_are_a_setup_error(spoken, fault):
+    with pytest.raises(SetupError, match=fault):
+        Setup("libre", 50, ("Jaspers", "Β"), spoken=spoken)

@@ -16,10 +16,12 @@ from tests.support.match import PLAYERS, A, B
 from tests.support.server import new_record
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
-from voice.scoreboard.app import create_app
+from voice.scoreboard.app import MAX_BODY, create_app
+from voice.scoreboard.guard import Hosts
 from voice.speaking.printer import utterance_json
 
-TOKEN = "s3cret-token"
+TOKEN = "s3cret-token-of-the-hall"
+TEST_HOST = Hosts.bound_to("testserver")  # the name TestClient calls the app by
 LATENCY = 0.2  # seconds from an event recorded elsewhere to its state on the WebSocket
 
 
@@ -30,13 +32,13 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, hosts=TEST_HOST)) as client:
         yield client
 
 
 @pytest.fixture
 def guarded(db):
-    with TestClient(create_app(db, token=TOKEN)) as client:
+    with TestClient(create_app(db, token=TOKEN, hosts=TEST_HOST)) as client:
         yield client
 
 
@@ -195,10 +197,12 @@ def test_with_the_token_control_works_and_the_board_stays_public(guarded, db):
 def test_the_schema_describes_the_api_and_its_token(guarded, client):
     schema = guarded.get("/openapi.json").json()
     assert set(schema["paths"]) == {
-        "/api/matches/{match}", "/api/matches/{match}/events",
-        "/api/matches/{match}/commands", "/api/matches/{match}/phrases",
+        "/api/matches", "/api/matches/{match}", "/api/matches/{match}/events",
+        "/api/matches/{match}/commands", "/api/matches/{match}/phrases", "/api/panels",
+        "/api/matches/{match}/corrections", "/api/matches/{match}/protocol.pdf",
     }
     assert schema["paths"]["/api/matches/{match}/commands"]["post"]["security"]
+    assert schema["paths"]["/api/panels"]["get"]["security"]
     assert "security" not in schema["paths"]["/api/matches/{match}"]["get"]
     assert "tick" not in schema["components"]["schemas"]["Control"]["enum"]
     open_schema = client.get("/openapi.json").json()
@@ -260,3 +264,19 @@ def test_no_documentation_page_loads_scripts_from_the_internet(client):
     assert client.get("/docs").status_code == 404
     assert client.get("/redoc").status_code == 404
     assert client.get("/openapi.json").status_code == 200
+
+
+def test_a_body_over_64_kib_is_a_413_and_changes_nothing(client, db):
+    padded = b'{"kind": "point"' + b" " * (MAX_BODY - 17) + b"}"
+    assert len(padded) == MAX_BODY
+    json_type = {"Content-Type": "application/json"}
+    assert client.post("/api/matches/1/commands", content=padded, headers=json_type).json()[
+        "recorded"
+    ] == 1
+    for path in ["commands", "phrases"]:
+        reply = client.post(f"/api/matches/1/{path}", content=padded + b" ", headers=json_type)
+        assert reply.status_code == 413
+    streamed = (b" " * 4096 for _ in range(MAX_BODY // 4096 + 1))  # chunked, no Content-Length
+    reply = client.post("/api/matches/1/commands", content=streamed, headers=json_type)
+    assert reply.status_code == 413
+    assert len(stored(db)[0]) == 1

@@ -15,12 +15,16 @@ from rules.state import Setup
 from tests.support.match import PLAYERS
 from voice.match_record.database import Record
 from voice.scoreboard.app import create_app
+from voice.scoreboard.guard import Hosts
+from voice.scoreboard.throttle import Limits
 
 TOKEN = "fuzz-token"
 EXAMPLES = 80  # per operation and generation mode
 # Known at import, made by the fixture: the app opens its record only when it starts.
 RECORD = Path(tempfile.gettempdir()) / f"referee-fuzz-{os.getpid()}" / "m.sqlite3"
-APP = create_app(RECORD, token=TOKEN)
+# schemathesis calls the app as "testserver"; the rate limits are tested in test_app.py.
+APP = create_app(RECORD, token=TOKEN, hosts=Hosts.bound_to("testserver"),
+                 limits=Limits(wrong_tokens="1000/second", reads="1000/second"))
 
 
 

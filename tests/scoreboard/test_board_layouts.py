@@ -140,7 +140,7 @@ def size(browser, width: int, height: int) -> None:
 def pushing(browser, state: dict) -> None:
     """Replace the page's WebSocket by one that delivers `state` once, then stays open.
 
-    Stands in for the server where the board's JSON does not yet carry a field."""
+    Stands in for the server where a test needs a state it never sends."""
     script = f"""
         window.WebSocket = class {{
           constructor() {{
@@ -285,9 +285,7 @@ def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall
     url, balls_off = hall
     state = api_state(window, url, 2)
     assert state["extension"] == 2 and state["single_stroke"]
-    # The board's JSON does not carry the balls' spots yet: the page is given the field it
-    # reads, `balls_off`, as the rules announced it (see the report for the server side).
-    pushing(window, {**state, "balls_off": balls_off})
+    assert state["balls_off"] == balls_off  # the board's JSON carries them, as announced
     size(window, *SCREENS[screen])
     window.get(f"{url}/board/2")
     showing(window, "#phase", "ΠΑΡΑΤΑΣΗ 2 · ΕΩΣ 1200 · ΜΙΑ ΣΤΕΚΙΑ")
@@ -320,7 +318,7 @@ def test_balls_off_named_only_in_the_calls_are_shown_in_words(window, hall):
     state = api_state(window, url, 2)
     said = {"code": "ball_off_table", "channel": "pa", "player": None, "points": None}
     said |= {"text": balls_off["text"], "display": balls_off["display"]}
-    pushing(window, {**state, "call": [said]})  # no `balls_off`: no spots to draw
+    pushing(window, {**state, "balls_off": None, "call": [said]})  # no spots to draw
     size(window, *SCREENS["16x9"])
     window.get(f"{url}/board/2")
     showing(window, "#off .off-title", "ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ")
@@ -335,7 +333,7 @@ def test_balls_off_named_only_in_the_calls_are_shown_in_words(window, hall):
 def test_the_overlay_is_a_transparent_lower_third(window, hall, match):
     url, balls_off = hall
     if match == 2:
-        pushing(window, {**api_state(window, url, 2), "balls_off": balls_off})
+        assert api_state(window, url, 2)["balls_off"] == balls_off
     width, height = SCREENS["16x9"]
     size(window, width, height)
     window.execute_cdp_cmd(  # screenshots keep the transparency, as OBS composes it

@@ -11,7 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.support.match import A
+from rules.state import Setup
+from tests.support.match import PLAYERS, A
 from tests.support.server import ARTIFACTS, new_record, serving
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -26,6 +27,7 @@ SCREEN = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
 WAIT = 5  # seconds
 LATENCY = 0.2  # seconds from an event the voice loop records to the board showing it
+TOKEN = "hall-42-of-the-club"
 
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM.exists() and DRIVER.exists()),
@@ -78,7 +80,7 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
             press(browser, "point")
         press(browser, "respot")  # refused: no TOUCHENT, so nothing is recorded
         text_of(browser, "#said li:first-child",
-                "στήσιμο μόνο μετά από TOUCHENT\nστήσιμο μόνο μετά από τους")
+                "στήσιμο μόνο μετά από TOUCHENT\nστήσιμο μόνο μετά από τούς")
         press(browser, "entrees")
         press(browser, "break")
         text_of(browser, "#said li:first-child",
@@ -118,12 +120,12 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
 
 def test_with_a_token_the_panel_asks_for_it_once(browser, tmp_path):
     db = new_record(tmp_path / "m.sqlite3")
-    with serving(db, "--token", "hall-42") as url:
+    with serving(db, "--token", TOKEN) as url:
         opened(browser, f"{url}/referee/1", PHONE)
         press(browser, "point")
         text_of(browser, "#said li:first-child", "χρειάζεται ο κωδικός του διαιτητή")
         field = browser.find_element(By.ID, "token-text")
-        field.send_keys("hall-42")
+        field.send_keys(TOKEN)
         field.submit()
         press(browser, "point")
         text_of(browser, "#said li:first-child", f"{A} 1\n{A} ένα")
@@ -131,3 +133,41 @@ def test_with_a_token_the_panel_asks_for_it_once(browser, tmp_path):
         opened(browser, f"{url}/referee/1", PHONE)  # the token is kept for the next visit
         press(browser, "point")
         text_of(browser, "#s0 .points", "2")
+
+
+def test_the_overview_lists_the_matches_live_and_gives_the_token_holder_the_panels(
+    browser, tmp_path
+):
+    db = new_record(tmp_path / "m.sqlite3")
+    with Record.open(db) as record:
+        record.create_match(Setup("three-cushion", 15, PLAYERS))
+    with serving(db, "--token", TOKEN) as url:
+        opened(browser, f"{url}/", SCREEN)
+        text_of(browser, "#match-1 .p0 .points", "0")
+        text_of(browser, "#match-2 .game", "2 · ΤΡΙΣΠΟΝΤΕΣ · 15")
+        assert not browser.find_element(By.CSS_SELECTOR, "#match-1 .panel").is_displayed()
+        with Record.open(db) as record:  # the voice loop of table 1
+            Ledger(record, 1).hear("πόντος")
+        text_of(browser, "#match-1 .p0 .points", "1")
+        assert browser.find_element(By.CSS_SELECTOR, "#match-1 .board").get_attribute(
+            "href") == f"{url}/board/1"
+
+        field = browser.find_element(By.ID, "token-text")
+        field.send_keys(TOKEN)
+        field.submit()
+        panel = (By.CSS_SELECTOR, "#match-2 .panel")
+        WebDriverWait(browser, WAIT).until(shown.visibility_of_element_located(panel))
+        code = browser.find_element(By.CSS_SELECTOR, "#match-2 .qr svg")
+        assert code.size["width"] >= 100 and code.size["width"] == code.size["height"]
+        link = browser.find_element(By.CSS_SELECTOR, "#match-2 .panel-link").get_attribute("href")
+        assert link == f"{url}/referee/2#token={TOKEN}"
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "overview.png"))
+
+        browser.switch_to.new_window("window")  # a phone that scanned the code
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+        browser.get(link)
+        text_of(browser, "#link", "●")
+        press(browser, "point")  # the token came with the link: the panel does not ask
+        text_of(browser, "#s0 .points", "1")
+        assert browser.current_url == f"{url}/referee/2"  # the token is off the address bar

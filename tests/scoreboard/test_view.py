@@ -1,22 +1,23 @@
-"""The scoreboard's view of a record: calls, reminders and the break start, all replayed."""
+"""The scoreboard's view of a record, advanced per event: calls, reminders, balls off the table
+and the break start."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.command import Command, Kind
-from rules.match import BREAK_SECONDS
+from rules.match import BREAK_SECONDS, apply
 from rules.state import Setup, new_match
 from tests.support.match import PLAYERS, A, B
 from voice.match_record.database import Record, RecordedEvent
 from voice.match_record.ledger import Ledger
-from voice.scoreboard.view import board, in_force
-from voice.session import Session
+from voice.scoreboard.view import View
 
 KINDS = [Kind.POINT, Kind.MISS, Kind.ENTREES, Kind.OUT, Kind.BREAK, Kind.BREAK_END, Kind.UNDO]
 COMMANDS = st.one_of(
     st.sampled_from(KINDS).map(Command),
     st.floats(0, 400).map(lambda s: Command(Kind.TICK, seconds=s)),
+    st.just(Command(Kind.BALL_OFF, balls=("red", "white"))),
 )
 
 
@@ -31,7 +32,7 @@ def played(record, *phrases, discipline="libre", distance=50):
     ledger = Ledger(record, record.create_match(Setup(discipline, distance, PLAYERS)))
     for text in phrases:
         ledger.hear(text)
-    return board(record.load(ledger.match_id))
+    return View.load(record, ledger.match_id).state
 
 
 def calls(state):
@@ -42,17 +43,22 @@ def reminders(state):
     return [p["reminder"] and p["reminder"]["display"] for p in state["players"]]
 
 
+def fed(commands):
+    """A view fed each command the rules accept, as the record would give it."""
+    view = View(1, new_match(Setup("libre", 8, PLAYERS)))
+    for seq, command in enumerate(commands, 1):
+        match, said = apply(view.match, command)
+        if match is not view.match:
+            view.take(RecordedEvent(seq, command, "when", False), match, said)
+    return view
+
+
 @settings(max_examples=300, deadline=None)
 @given(commands=st.lists(COMMANDS, max_size=60))
-def test_the_events_in_force_are_the_match_history(commands):
-    session, events = Session(new_match(Setup("libre", 8, PLAYERS))), []
-    for command in commands:
-        before = session.match
-        session.command(command)
-        if session.match is not before:
-            events.append(RecordedEvent(len(events) + 1, command, "", False))
-    kept = in_force(session.match.setup, tuple(events))
-    assert [event.command for event, _ in kept] == list(session.match.history)
+def test_the_board_after_undos_is_the_board_of_the_events_in_force_alone(commands):
+    lived = fed(commands)
+    direct = fed(list(lived.match.history))
+    assert {**lived.board(), "seq": 0} == {**direct.board(), "seq": 0}
 
 
 def test_the_board_carries_the_summary_and_the_record_position(record):
@@ -117,3 +123,31 @@ def test_undoing_back_into_a_break_gives_that_break_s_own_start(record):
     events = record.load(state["match"]).events
     assert state["break"] == A
     assert state["break_started"] == events[0].created != events[3].created
+
+
+def test_balls_off_are_shown_with_their_spots_until_the_next_stroke(record):
+    off = played(record, "εκτός τραπεζιού κόκκινη λευκή", distance=10)["balls_off"]
+    assert off["spots"] == [{"ball": "red", "spot": "foot"}, {"ball": "white", "spot": "centre"}]
+    assert off["display"].startswith("ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ") and off["text"].startswith("εκτός")
+    assert played(record, "εκτός τραπεζιού κόκκινη", "πόντος")["balls_off"] is None
+    assert played(record, "πόντος")["balls_off"] is None
+
+
+def test_undo_withdraws_balls_off_and_brings_them_back_with_their_stroke(record):
+    assert played(record, "εκτός τραπεζιού κόκκινη", "διόρθωση")["balls_off"] is None
+    back = played(record, "εκτός τραπεζιού κόκκινη", "πόντος", "διόρθωση")["balls_off"]
+    assert back["spots"] == [{"ball": "red", "spot": "foot"}]
+
+
+def test_a_covered_spot_is_shown_as_announced(record):
+    state = played(record, "εκτός τραπεζιού κόκκινη καλυμμένη από κίτρινη")
+    assert state["balls_off"]["spots"] == [{"ball": "red", "spot": "head"}]
+
+
+def test_a_view_catches_up_one_event_at_a_time(record):
+    ledger = Ledger(record, record.create_match(Setup("libre", 50, PLAYERS)))
+    view = View.load(record, ledger.match_id)
+    ledger.hear("πόντος")
+    assert view.catch_up(record) and view.current.seq == 1 and view.state["run"] == 1
+    assert not view.catch_up(record)
+    assert '"now":"12:00"}' in view.current.text("12:00")

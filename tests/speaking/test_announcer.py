@@ -14,12 +14,15 @@ def utterance(text, channel="pa"):
 
 
 class Voice:
-    def render(self, text):
-        return np.full(10, len(text), dtype=np.int16), 16000
+    def audio(self, utterance, rate):
+        assert rate == 16000  # the output's own rate
+        return np.full(10, len(utterance.text), dtype=np.int16)
 
 
 class Output:
     """Records what it played; each play takes a while, to expose overlap or reordering."""
+
+    rate = 16000
 
     def __init__(self, log, name, fail_on=None):
         self.log, self.name, self.fail_on = log, name, fail_on

@@ -278,3 +278,48 @@ def test_a_failed_render_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     samples, _ = voice.render(SHORT)
     assert samples.any() and voice.cache_info().misses == 2
+
+
+def test_a_rate_espeak_did_not_take_is_set_again_and_the_text_said_again(
+    synth: Synthesiser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The race forced: before the first pass espeak-ng's rate is set to pyttsx3's own 200 words
+    # per minute behind the synthesiser's back, as when its queued rate is lost.
+    from pyttsx3.drivers import _espeak
+
+    right, _ = synth.render(LONG)
+    engine = synth._engine
+    real = engine.save_to_file
+    passes: list[str] = []
+
+    def save_to_file(text: str, filename: str) -> None:
+        passes.append(text)
+        if len(passes) == 1:
+            _espeak.SetParameter(_espeak.RATE, 200, 0)
+            _espeak.Synchronize()  # applied before the text, as espeak-ng's queue would
+        real(text, filename)
+
+    monkeypatch.setattr(engine, "save_to_file", save_to_file)
+    samples, _ = synth.render(LONG)
+    assert passes == [LONG, LONG]  # checked, set again, said again
+    assert abs(samples.size - right.size) < 0.01 * right.size  # at 175, not 200 (12 % shorter)
+    assert synth._settings() == (GREEK_VOICE_ID, 175)
+
+
+
+def test_two_synthesisers_each_speak_at_their_own_rate() -> None:
+    slow, usual = Synthesiser(cache=0, rate=120), Synthesiser(cache=0)
+    for _ in range(2):  # each render finds the other's rate set, and sets its own again
+        slow_samples, _ = slow.render(LONG)
+        usual_samples, _ = usual.render(LONG)
+        assert slow_samples.size / usual_samples.size == pytest.approx(175 / 120, rel=0.08)
+
+
+def test_a_rate_espeak_cannot_take_is_refused() -> None:
+    with pytest.raises(SpeechError, match="1000 words per minute is not 80 to 450"):
+        Synthesiser(rate=1000)
+
+
+def test_a_greek_voice_that_is_not_installed_is_named_with_those_that_are() -> None:
+    with pytest.raises(SpeechError, match="no Greek voice 'mb/mb-gr9'; its Greek voices: grk/el"):
+        Synthesiser(voice="mb/mb-gr9")

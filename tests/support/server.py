@@ -37,17 +37,28 @@ def free_port() -> int:
 @contextmanager
 def serving(db: Path, *args: str) -> Iterator[str]:
     """`referee serve --db DB ARGS` until the block ends (then Ctrl-C: it must exit with 0)."""
+    with started(db, *args) as (url, _):
+        yield url
+
+
+@contextmanager
+def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`serving`, with the process too (its standard output is a pipe to read)."""
     port = free_port()
     command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen([*command, *args], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    scheme = "https" if "--certfile" in args else "http"
     try:
         _wait_for(port, process)
-        yield f"http://127.0.0.1:{port}"
+        yield f"{scheme}://127.0.0.1:{port}", process
     finally:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=STARTUP_SECONDS)
     assert process.returncode == 0, err
-    assert f":{port}/board/MATCH, control panel http://" in err, err
+    assert f":{port}/board/MATCH, control panel http" in err, err
+    assert "Traceback" not in err, err
     assert err.endswith("stopped\n"), err
 
 

@@ -1,24 +1,65 @@
-"""The one sound-device fake: stands in for the sounddevice module at the device boundary."""
+"""The one sound-device fake: stands in for the sounddevice module at the device boundary.
+
+Its microphone can deliver audio, stall, die (unplugged for a while), refuse to open and
+report overflows; its outputs can fail.
+"""
 
 from __future__ import annotations
 
+import _thread
 import threading
 import time
+from dataclasses import dataclass
+from types import SimpleNamespace
 
-from voice.hearing.audio import TARGET_RATE
+import numpy as np
+
+from voice.audio_signal import resample
+from voice.hearing.audio import TARGET_RATE, to_pcm16_bytes
+
+
+class PortAudioError(Exception):
+    """sounddevice's error, as the fake raises it."""
+
+
+@dataclass
+class Take:
+    """What one opened microphone stream does: delivers `pcm`, then `end`s.
+
+    "stall": stays active and delivers nothing more; "die": goes inactive (closing it raises),
+    its device unplugged for `away` seconds. Chunks at `overflow_at` come flagged as overflows.
+    """
+
+    pcm: bytes
+    end: str = "stall"
+    away: float = 0.0
+    overflow_at: tuple[int, ...] = ()
 
 
 class FakeSoundDevice:
     """Stands in for the sounddevice module: three devices, a mic stream fed from bytes."""
 
+    PortAudioError = PortAudioError
+
     def __init__(self, pcm=b"", realtime=False):
         self.pcm, self.realtime = pcm, realtime
+        self.takes: list[Take] = []  # one per stream opened; none: one that delivers `pcm`
+        self.refusals = 0  # opens refused with PortAudioError before one succeeds
+        self.unplugged_until = 0.0  # time.monotonic() until which the mic is gone
+        self.finished = threading.Event()  # the last take has delivered all its audio
+        self.signal_at_end: int | None = None  # then this signal is raised in the main thread
         self.played: list[tuple[int, int]] = []  # (device index, samples)
+        self.started: list[tuple[int, float]] = []  # (device index, time.monotonic()) of each
+        self.failing: set[int] = set()  # output devices whose play raises
+        self.opens: list[float] = []  # time.monotonic() of each successful open
+        self.echo = 0.0  # the PA's sound reaching the mic, as a fraction of its samples
+        self.streams: list[FakeStream] = []
 
     def query_devices(self):
+        mic_inputs = 0 if time.monotonic() < self.unplugged_until else 1
         return [
-            {"name": "USB headset mic", "max_input_channels": 1, "max_output_channels": 0,
-             "default_samplerate": 48000.0},
+            {"name": "USB headset mic", "max_input_channels": mic_inputs,
+             "max_output_channels": 0, "default_samplerate": 48000.0},
             {"name": "Hall PA", "max_input_channels": 0, "max_output_channels": 2,
              "default_samplerate": 48000.0},
             {"name": "USB headset phones", "max_input_channels": 0, "max_output_channels": 2,
@@ -27,34 +68,77 @@ class FakeSoundDevice:
 
     def play(self, samples, rate, device, blocking):
         assert blocking and rate > 0 and len(samples) > 1000
+        if device in self.failing:
+            raise PortAudioError(f"Error opening OutputStream: device {device} unavailable")
+        if device == 1 and self.echo and self.streams:  # the hall's PA, heard by the mic
+            self.streams[-1].mix(self.echo * resample(np.asarray(samples, np.float32), rate,
+                                                      TARGET_RATE))
+        self.started.append((device, time.monotonic()))
+        if self.realtime:
+            time.sleep(len(samples) / rate)
         self.played.append((device, len(samples)))
 
     def RawInputStream(self, samplerate, blocksize, channels, dtype, device, callback):  # noqa: N802
         assert (samplerate, channels, dtype, device) == (TARGET_RATE, 1, "int16", 0)
-        return FakeStream(self.pcm, blocksize * 2, callback, self.realtime)
+        if self.refusals or time.monotonic() < self.unplugged_until:
+            self.refusals = max(0, self.refusals - 1)
+            raise PortAudioError("Error opening RawInputStream: Device unavailable")
+        if not self.takes:  # the first stream delivers `pcm`; one opened after the last, nothing
+            self.takes = [Take(b"" if self.opens else self.pcm)]
+        take = self.takes.pop(0)
+        self.opens.append(time.monotonic())
+        self.streams.append(FakeStream(self, take, blocksize * 2, callback, last=not self.takes))
+        return self.streams[-1]
+
+    def _finish(self):
+        self.finished.set()
+        if self.signal_at_end is not None:
+            _thread.interrupt_main(self.signal_at_end)
 
 
 class FakeStream:
-    def __init__(self, pcm, step, callback, realtime):
-        self.pcm, self.step, self.callback, self.realtime = pcm, step, callback, realtime
+    def __init__(self, fake, take, step, callback, last):
+        self.fake, self.take, self.step, self.callback, self.last = fake, take, step, callback, last
+        self.audio = np.frombuffer(take.pcm, "<i2").astype(np.float32) / 32768
+        self.position, self.lock = 0, threading.Lock()
         self.active = False
+        self.closed = False
         self.callback_seconds = []
+        self.ended: float | None = None  # time.monotonic() when the take's audio ran out
 
-    def __enter__(self):
+    def start(self):
         self.active = True
-        self.thread = threading.Thread(target=self._feed)
+        self.thread = threading.Thread(target=self._feed, daemon=True)
         self.thread.start()
-        return self
+
+    def mix(self, sound):
+        """Add float samples at 16 kHz to the audio still to be delivered, from now on."""
+        with self.lock:
+            end = min(len(self.audio), self.position + len(sound))
+            self.audio[self.position : end] += sound[: max(0, end - self.position)]
 
     def _feed(self):
-        for start in range(0, len(self.pcm), self.step):
+        for number, start in enumerate(range(0, len(self.audio), self.step // 2)):
+            if self.closed:
+                return
             began = time.perf_counter()
-            self.callback(memoryview(self.pcm[start : start + self.step]), self.step // 2, None,
-                          None)
+            status = SimpleNamespace(input_overflow=number in self.take.overflow_at)
+            with self.lock:
+                self.position = start + self.step // 2
+                chunk = to_pcm16_bytes(self.audio[start : self.position])
+            self.callback(memoryview(chunk), self.step // 2, None, status)
             self.callback_seconds.append(time.perf_counter() - began)
-            if self.realtime:
+            if self.fake.realtime:
                 time.sleep(self.step / 2 / TARGET_RATE)
-        self.active = False
+        self.ended = time.monotonic()
+        if self.take.end == "die":
+            self.fake.unplugged_until = self.ended + self.take.away
+            self.active = False
+        if self.last:
+            self.fake._finish()
 
-    def __exit__(self, *exc):
-        self.thread.join()
+    def close(self):
+        self.closed = True
+        if not self.active and self.take.end == "die":
+            raise PortAudioError("Error stopping stream: Unanticipated host error")
+        self.active = False

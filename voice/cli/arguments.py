@@ -8,16 +8,20 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NoReturn, TypeAlias
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from rules.discipline import DISCIPLINES
 from rules.errors import RefereeError
 from rules.normalise import normalise
-from rules.state import Setup
-from rules.vocabulary import DEFAULT_THRESHOLD
+from rules.state import WARM_UP_SECONDS, OnTie, Setup
+from voice import devices
 from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.profile import Profile, load_profile
 from voice.match_record.database import MAX_MATCH_ID, default_path
+from voice.settings import Settings, Source, load
+from voice.settings import default_path as default_settings_path
 from voice.speaking.printer import Printer
+from voice.speaking.surnames import spelling_doubt
 
 # What each command module's register() adds its subcommand to.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -48,11 +52,78 @@ SETUP_ARGUMENTS = ("discipline", "distance", "players", "first")
 def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
     """--discipline, --distance, --players and --first."""
     parser.add_argument("--discipline", required=required, choices=list(DISCIPLINES))
-    parser.add_argument("--distance", required=required, type=int, help="points to play")
     parser.add_argument(
-        "--players", required=required, help='the two surnames, "SURNAME_A,SURNAME_B"'
+        "--distance", required=required, type=distances,
+        help='points to play; "A,B": each player his own (a handicap), in the order of --players',
+    )
+    parser.add_argument(
+        "--players", required=required,
+        help='the two surnames, "SURNAME_A,SURNAME_B"; each may add how it is said: '
+        '"ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος,Jaspers=Γιάσπερς"',
     )
     parser.add_argument("--first", help="the surname of the player who breaks (default: A)")
+    add_format_arguments(parser)
+
+
+def add_format_arguments(parser: argparse.ArgumentParser) -> None:
+    """The competition format: --innings, --on-tie, --warm-up; --table, --referee."""
+    parser.add_argument("--innings", type=positive, metavar="N",
+                        help="an innings limit: the match ends when both have played N innings")
+    parser.add_argument("--on-tie", choices=list(OnTie), default=OnTie.EXTENSION,
+                        help="equal points at the innings limit: the Article 4 extension "
+                        "(default) or a draw")
+    parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
+                        default=WARM_UP_SECONDS // 60,
+                        help=f"how long a warm-up lasts (default: {WARM_UP_SECONDS // 60})")
+    parser.add_argument("--table", help="the table played on, for the protocol")
+    parser.add_argument("--referee", help="the referee's name, for the protocol")
+
+
+def distances(text: str) -> tuple[int, ...]:
+    """An argparse type: one distance, or two apart by a comma."""
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) not in (1, 2):
+        raise argparse.ArgumentTypeError(
+            f'{text[:40]!r} is not a distance: give one number, or "A,B" for a handicap'
+        )
+    return values
+
+
+N = TypeVar("N", int, float)  # the kinds of number an argument may be
+
+
+def within(text: str, kind: type[N], low: N, high: N | None, what: str) -> N:
+    """`text` as a `kind` from `low` to `high` (None: no bound); else an argparse error saying
+    that it is not `what`."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value != value or value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what}")
+    return value
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number from 1."""
+    return within(text, int, 1, None, "a whole number from 1")
+
+
+def formats(args: argparse.Namespace) -> dict[str, Any]:
+    """The `Setup` keyword arguments of the distance(s) and the format arguments."""
+    given = args.distance
+    return {
+        "distance": max(given),
+        "handicap": None if len(given) == 1 or given[0] == given[1] else given,
+        "innings_limit": args.innings,
+        "on_tie": OnTie(args.on_tie),
+        "warm_up_seconds": args.warm_up * 60,
+        "table": args.table,
+        "referee": args.referee,
+    }
 
 
 def setup_from(args: argparse.Namespace) -> Setup:
@@ -60,19 +131,30 @@ def setup_from(args: argparse.Namespace) -> Setup:
     missing = [f"--{name}" for name in SETUP_ARGUMENTS[:3] if getattr(args, name) is None]
     if missing:
         raise UsageError(f"a new match needs {', '.join(missing)}")
-    players = tuple(name.strip() for name in args.players.split(","))
+    given = [name.partition("=") for name in args.players.split(",")]
+    players = tuple(written.strip() for written, _, _ in given)
+    spoken = tuple((said if equals else written).strip() for written, equals, said in given)
     if len(players) != 2:
         raise UsageError(f'--players needs exactly two surnames "A,B", got {args.players!r}')
     first = 0
     if args.first is not None:
-        named = [i for i, p in enumerate(players) if normalise(p) == normalise(args.first)]
+        names = [{normalise(p), normalise(s)} for p, s in zip(players, spoken, strict=True)]
+        named = [i for i, heard in enumerate(names) if normalise(args.first) in heard]
         if not named:
             raise UsageError(f"--first {args.first!r} is neither of the players {players}")
         first = named[0]
     try:
-        return Setup(args.discipline, args.distance, players, first)
+        setup = Setup(args.discipline, players=players, first=first, spoken=spoken, **formats(args))
     except ValueError as error:
         raise UsageError(str(error)) from None
+    for written, equals, _ in given:
+        doubt = None if equals else spelling_doubt(written.strip())
+        if doubt:
+            sys.stderr.write(
+                f"warning: --players {written.strip()!r} is {doubt}, which the Greek voice may "
+                f"say wrongly; add how it is said: \"{written.strip()}=<Greek, accented>\"\n"
+            )
+    return setup
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -85,33 +167,53 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 
 def match_number(text: str) -> int:
     """An argparse type: a match number as `referee matches` lists them."""
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if not 1 <= number <= MAX_MATCH_ID:
-        raise argparse.ArgumentTypeError(
-            f"{text[:40]!r} is not a match number; `referee matches` lists them"
-        )
-    return number
+    return within(text, int, 1, MAX_MATCH_ID, "a match number; `referee matches` lists them")
 
 
 def confidence(text: str) -> float:
     """An argparse type: a confidence threshold from 0 to 100."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a confidence from 0 to 100")
-    return value
+    return within(text, float, 0.0, 100.0, "a confidence from 0 to 100")
 
 
 def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
     """--threshold: the confidence free-form text needs to become a command."""
-    parser.add_argument("--threshold", type=confidence, default=DEFAULT_THRESHOLD,
+    parser.add_argument("--threshold", type=confidence,
                         help="the confidence (0-100) a phrase not heard exactly needs "
-                        f"(default: {DEFAULT_THRESHOLD:g})")
+                        f"(default: hearing.threshold, {Settings.threshold:g})")
+
+
+def milliseconds(text: str) -> int:
+    """An argparse type: an endpoint in milliseconds, 50 to 2000."""
+    return within(text, int, 50, 2000, "a whole number of milliseconds from 50 to 2000")
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = True) -> None:
+    """--config and --profile (and --endpoint): where the hall's and the referee's values are."""
+    parser.add_argument("--config", type=Path, metavar="PATH",
+                        help=f"the hall's settings file (default: {default_settings_path()})")
+    parser.add_argument("--profile", type=Path, metavar="PATH",
+                        help="the referee's profile, written by `referee calibrate`")
+    if endpoint:
+        parser.add_argument("--endpoint", type=milliseconds, metavar="MS",
+                            help="non-speech that ends a phrase, in milliseconds (default: "
+                            f"hearing.endpoint_ms, {Settings.endpoint_ms})")
+
+
+def find_device(chosen: str | None, name: str, kind: str) -> devices.Device:
+    """The `kind` ("input", "output") device the command line or the hall's settings name for
+    --`name`; UsageError when neither does."""
+    if chosen is None:
+        raise UsageError(f"no --{name} given and devices.{name} is not set in the hall's "
+                         "settings (`referee config show`)")
+    return devices.find(chosen, kind, f"--{name}")
+
+
+def settings_from(args: argparse.Namespace, **given: object) -> tuple[Settings, Profile]:
+    """The settings in force: defaults < the hall's file < the referee's profile < `given`
+    (setting name → the command line's value, None where it was not given); and the profile."""
+    profile = Profile() if args.profile is None else load_profile(args.profile)
+    settings = load(args.config).over(profile.settings(), Source.PROFILE, str(args.profile))
+    return settings.over(given, Source.COMMAND_LINE, "the command line"), profile
 
 
 def add_early_argument(parser: argparse.ArgumentParser) -> None:

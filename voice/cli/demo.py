@@ -18,6 +18,7 @@ from voice.speaking.printer import display_line
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 GAP_SECONDS = 0.4
+WAV_RATE = 48000  # as a PA device would play it
 
 
 def register(sub: Subcommands) -> None:
@@ -51,19 +52,21 @@ def demo(
     """Voice the demo match on `speaker`, or without one into `wav_dir` (returns demo.wav)."""
     import numpy as np  # loaded here, not on every `referee` command
 
+    from voice.hearing.audio import to_pcm16_bytes
     from voice.speaking.synthesis import Synthesiser
+    from voice.speaking.voicing import Voicing
 
     session = Session(new_match(Setup("libre", 8, PLAYERS)))
-    voice = Synthesiser()
+    voice = Voicing(Synthesiser())
     spoken: list[np.ndarray] = []
-    rate = 0
+    rate = round(speaker.default_rate) if speaker is not None else WAV_RATE
     for text in transcript_phrases(script):
         out.write(f"διαιτητής: {text}\n")
         for utterance in session.hear(text):
             out.write(f"  {display_line(utterance)}\n")
             if utterance.channel != "pa":
                 continue
-            samples, rate = voice.render(utterance.text)
+            samples = voice.audio(utterance, rate)
             if speaker is not None:
                 devices.play(samples, rate, speaker)
             spoken.append(samples)
@@ -72,12 +75,12 @@ def demo(
         return None
     wav_dir.mkdir(parents=True, exist_ok=True)
     path = wav_dir / "demo.wav"
-    gap = np.zeros(int(rate * GAP_SECONDS), dtype=np.int16)
+    gap = np.zeros(int(rate * GAP_SECONDS), dtype=np.float32)
     audio = np.concatenate([part for s in spoken for part in (s, gap)])
     with wave.open(str(path), "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(rate)
-        wav.writeframes(audio.tobytes())
+        wav.writeframes(to_pcm16_bytes(audio))
     out.write(f"no sound card: {len(spoken)} announcements, {len(audio) / rate:.1f} s, in {path}\n")
     return path

@@ -1,14 +1,16 @@
-"""`referee export MATCH`: a match's full event list and statistics, as JSON or CSV."""
+"""`referee export MATCH`: a match's events and statistics (JSON, CSV) or its protocol (PDF)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from voice.cli.arguments import Subcommands, UsageError, add_db_argument, match_number
-from voice.match_record.database import Record
+from voice.match_record.database import LoadedMatch, Record
 from voice.match_record.export import match_csv, match_json
+from voice.match_record.protocol import protocol_pdf
 
 RECORD_FILES = ("", "-wal", "-shm")  # suffixes of the files SQLite keeps a record in
 
@@ -18,30 +20,39 @@ def register(sub: Subcommands) -> None:
     export = sub.add_parser("export", help="write a match's events and statistics")
     export.add_argument("match", type=match_number, metavar="MATCH",
                         help="the match number, as `referee matches` lists")
-    export.add_argument("--format", choices=["json", "csv"], default="json",
-                        help="json (default): one document; csv: the events, then the players")
+    export.add_argument("--format", choices=["json", "csv", "pdf"], default="json",
+                        help="json (default): one document; csv: the events, then the players; "
+                        "pdf: the printable match protocol (needs --output)")
     export.add_argument("--output", type=Path, help="the file to write (default: standard output)")
     add_db_argument(export)
     export.set_defaults(run=run)
 
 
-def write(text: str, output: Path | None, db: Path) -> None:
+def write(text: str | bytes, output: Path | None, db: Path) -> None:
     """`text` to standard output, or to `output` unless that is the match record itself."""
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(text if isinstance(text, str) else text.decode())
         return
     try:
         record = db.resolve()
         if output.resolve() in {record.with_name(record.name + s) for s in RECORD_FILES}:
             raise UsageError(f"--output {output} is the match record itself; choose another file")
-        output.write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            output.write_bytes(text)
+        else:
+            output.write_text(text, encoding="utf-8")
     except (OSError, ValueError) as error:
         raise UsageError(f"cannot write --output {output}: {error}") from None
 
 
 def run(args: argparse.Namespace) -> int:
     """`referee export`."""
+    if args.format == "pdf" and args.output is None:
+        raise UsageError("a PDF is written to a file: add --output FILE")
     with Record.open(args.db, create=False) as record:
         loaded = record.load(args.match)
-    write((match_csv if args.format == "csv" else match_json)(loaded), args.output, args.db)
+    formats: dict[str, Callable[[LoadedMatch], str | bytes]] = {
+        "json": match_json, "csv": match_csv, "pdf": protocol_pdf
+    }
+    write(formats[args.format](loaded), args.output, args.db)
     return 0

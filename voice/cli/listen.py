@@ -20,9 +20,11 @@ from voice.cli.arguments import (
     add_db_argument,
     add_early_argument,
     add_phrase_table_argument,
+    add_settings_arguments,
     add_threshold_argument,
     match_number,
     phrase_table,
+    settings_from,
 )
 from voice.cli.listening import start_listener
 from voice.hearing.audio import read_wav
@@ -50,6 +52,7 @@ def register(sub: Subcommands) -> None:
     parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
                         f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
     add_threshold_argument(parser)
+    add_settings_arguments(parser)
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
     parser.add_argument(
         "--match", type=match_number,
@@ -65,21 +68,22 @@ def run(args: argparse.Namespace) -> int:
     """`referee listen`."""
     players = _players(args.players)
     table = phrase_table(args.phrase_table)
+    settings, profile = settings_from(args, threshold=args.threshold, endpoint_ms=args.endpoint)
     recordings = [(path, _read(path)) for path in args.wav]
     from voice.hearing.listener import hear_recording  # loads vosk
 
     if args.match is None:
         vocabulary = Vocabulary(players, discipline(args.discipline))
-        listener = start_listener(args.model, vocabulary, table, args.threshold, args.early)
+        listener = start_listener(args.model, vocabulary, table, settings, profile, args.early)
         for path, (samples, rate) in recordings:
             _report(path, hear_recording(listener, samples, rate), args.jsonl)
         return 0
     with Record.open(args.db, create=False) as record:
         ledger = Ledger(record, args.match)
         setup = ledger.match.setup
-        vocabulary = Vocabulary(setup.players, setup.rules)
-        listener = start_listener(args.model, vocabulary, table, args.threshold, args.early)
-        loop = LiveLoop(listener, ledger, Printer(sys.stdout, args.jsonl))
+        vocabulary = Vocabulary(setup.players, setup.rules, setup.spoken)
+        listener = start_listener(args.model, vocabulary, table, settings, profile, args.early)
+        loop = LiveLoop(listener, ledger, Printer(sys.stdout, args.jsonl), confirm=False)
         for path, (samples, rate) in recordings:
             _report(path, hear_recording(listener, samples, rate), args.jsonl, loop.act)
         loop.close()

@@ -6,6 +6,9 @@ import sys
 
 from rules.errors import RefereeError
 from voice.cli import (
+    calibrate,
+    config,
+    correct,
     demo,
     devices,
     export,
@@ -19,8 +22,11 @@ from voice.cli import (
 )
 from voice.cli.arguments import Parser, one_line
 from voice.devices import NoDevice
+from voice.hearing.microphone import MicrophoneError
 from voice.hearing.model import ModelError
+from voice.hearing.profile import ProfileError
 from voice.live.transcript import TranscriptError
+from voice.match_record.corrections import CorrectionRefused
 from voice.match_record.database import (
     DamagedRecord,
     NewerRecord,
@@ -28,6 +34,7 @@ from voice.match_record.database import (
     NoSuchMatch,
     NotARecord,
 )
+from voice.settings import SettingsError
 
 # How to mend each fault the layers below report, in the command line's words.
 FIXES: dict[type[RefereeError], str] = {
@@ -39,12 +46,22 @@ FIXES: dict[type[RefereeError], str] = {
     NewerRecord: "it may come from another version of carom-referee: open it with the version "
     "that recorded it, or upgrade to a newer carom-referee",
     TranscriptError: "`referee resume {match_id} --db {path}` continues it",
+    CorrectionRefused: "nothing was changed; `referee export {match_id} --db {path}` shows "
+    "each inning's points",
     ModelError: "download vosk-model-el-gr-0.7 and unpack it into models/ "
     "(see models/README.md), or run `referee model fetch`",
+    MicrophoneError: "check that it is plugged in and no other program holds it "
+    "(`referee devices` lists the devices), then start again",
+    SettingsError: "mend it, or see every key and what it allows in the file "
+    "`referee config init --config NEW.toml` writes",
+    ProfileError: "write a fresh one with `referee calibrate --profile PATH`",
     NoDevice: "connect one, or use `referee listen --wav FILE` / `referee simulate` without audio",
 }
 
-COMMANDS = (simulate, resume, matches, export, run, listen, devices, model, serve, demo)
+COMMANDS = (
+    simulate, resume, matches, export, correct, run, listen, devices, model, serve, demo, config,
+    calibrate,
+)
 
 
 def parser() -> Parser:
@@ -64,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     except RefereeError as error:
         sys.stderr.write(f"referee {args.command}: error: {one_line(explain(error))}\n")
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: what was taken is recorded; nothing more to say
+        sys.stderr.write("stopped\n")
+        return 0
 
 
 def explain(error: RefereeError) -> str:

@@ -23,6 +23,10 @@ def status(match: Match) -> str:
     """Where the match stands, in a few words."""
     if match.winner is not None:
         return f"won by {match.surname(match.winner)}"
+    if match.drawn:
+        return "drawn at the innings limit"
+    if match.warm_up is not None:
+        return f"warm-up of {match.surname(match.warm_up.player)}"
     if match.pause is not None:
         return f"break of {match.surname(match.pause.player)}"
     if match.at_table is None:
@@ -41,7 +45,7 @@ def row(entry: MatchEntry) -> tuple[str, ...]:
         str(entry.id),
         created,
         setup.discipline,
-        str(setup.distance),
+        "/".join(str(d) for d in dict.fromkeys(setup.distances)),
         " – ".join(setup.players),
         "–".join(str(p.points) for p in match.players),
         status(match),

@@ -26,7 +26,9 @@ def register(sub: Subcommands) -> None:
     get.add_argument("--name", default=DEFAULT_NAME,
                      help=f"the model, and the folder it is unpacked as (default: {DEFAULT_NAME})")
     get.add_argument("--url", help="where to download the zip (default: the known model's)")
-    get.add_argument("--sha256", metavar="HEX", help="the archive's SHA-256 (default: the pinned)")
+    get.add_argument("--sha256", metavar="HEX",
+                     help="the archive's SHA-256 (default: the pinned one; without one, the "
+                     "download must come over HTTPS and its SHA-256 is printed and kept)")
     get.add_argument("--dest", type=Path, default=Path("models"),
                      help="the folder to unpack into (default: models)")
     get.set_defaults(run=run_fetch)
@@ -57,36 +59,42 @@ def run_fetch(args: argparse.Namespace) -> int:
     url = args.url or (known.url if known else None)
     if url is None:
         raise UsageError(f"--name {args.name} is not a model this project knows "
-                         f"({', '.join(KNOWN)}); give its --url and --sha256")
+                         f"({', '.join(KNOWN)}); give its --url")
     sha256 = args.sha256 or (known.sha256 if known else None)
-    if sha256 is None:
-        raise UsageError(
-            f"no SHA-256 is pinned for {args.name}: give --sha256 HEX. Download the archive "
-            "once yourself over a connection you trust, run `sha256sum` on it and compare with "
-            "the publisher's (or a colleague's) value; then pin it in voice/fetch.py"
-        )
-    if not _HEX64.fullmatch(sha256):
+    if sha256 is not None and not _HEX64.fullmatch(sha256):
         raise UsageError(f"--sha256 must be 64 hexadecimal digits, got {sha256!r}")
     progress = _Progress()
     try:
-        info = fetch(url, sha256, args.dest, args.name, progress)
+        fetched = fetch(url, sha256, args.dest, args.name, progress)
     except FetchError as error:
         raise UsageError(str(error)) from None
     finally:
         progress.end()
-    sys.stdout.write(describe(info) + "\n")
+    checked = "checked" if sha256 else (
+        "not checked against any: compare it with a colleague's or the publisher's, and pin it "
+        "in voice/hearing/fetch.py"
+    )
+    sys.stdout.write(f"{describe(fetched.info)}\nSHA-256 of the archive: {fetched.sha256} "
+                     f"({checked}); kept in {fetched.sha256_file}\n")
     return 0
 
 
 class _Progress:
-    """One stderr line, rewritten as the download goes."""
+    """A progress bar on one stderr line, redrawn as the download goes."""
+
+    WIDTH = 30
 
     def __init__(self) -> None:
         self.shown = False
 
     def __call__(self, done: int, total: int | None) -> None:
-        of = f" of {total / 1e6:.1f} MB ({100 * done // total} %)" if total else " MB"
-        sys.stderr.write(f"\rreferee model fetch: downloaded {done / 1e6:.1f}{of}")
+        if total:
+            filled = self.WIDTH * done // total
+            bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {100 * done // total:3d} % "
+            line = f"{bar} {done / 1e6:.1f} of {total / 1e6:.1f} MB"
+        else:
+            line = f"{done / 1e6:.1f} MB"
+        sys.stderr.write(f"\rreferee model fetch: {line}")
         sys.stderr.flush()
         self.shown = True
 

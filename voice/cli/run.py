@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 from rules.vocabulary import Vocabulary
 from voice import devices
@@ -14,15 +18,19 @@ from voice.cli.arguments import (
     add_db_argument,
     add_early_argument,
     add_phrase_table_argument,
+    add_settings_arguments,
     add_setup_arguments,
     add_threshold_argument,
+    find_device,
     match_number,
     phrase_table,
+    settings_from,
     setup_from,
 )
 from voice.cli.listening import start_listener
-from voice.hearing.microphone import capture
+from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
+from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -38,13 +46,20 @@ def register(sub: Subcommands) -> None:
         help="continue this recorded match (its set-up comes from the record) instead of a new one",
     )
     run_parser.add_argument("--model", required=True, help="the vosk model directory")
-    run_parser.add_argument("--mic", required=True, help="input device id or name part")
-    run_parser.add_argument("--pa", required=True, help="the hall's output device")
-    run_parser.add_argument("--headset", required=True, help="the referee's output device")
+    run_parser.add_argument("--mic", help="input device id or name part (default: devices.mic)")
+    run_parser.add_argument("--pa", help="the hall's output device (default: devices.pa)")
+    run_parser.add_argument("--headset",
+                            help="the referee's output device (default: devices.headset)")
     add_threshold_argument(run_parser)
+    add_settings_arguments(run_parser)
     add_db_argument(run_parser)
     add_phrase_table_argument(run_parser)
     add_early_argument(run_parser)
+    run_parser.add_argument(
+        "--no-confirm", dest="confirm", action="store_false", default=None,
+        help="do not name on the headset the commands the PA does not voice back "
+        "(default: headset.confirmations)",
+    )
     run_parser.set_defaults(run=run)
 
 
@@ -55,33 +70,58 @@ def run(args: argparse.Namespace) -> int:
     given = [f"--{name}" for name in SETUP_ARGUMENTS if getattr(args, name) is not None]
     if setup is None and given:
         raise UsageError(f"--match continues a recorded match with its own set-up: drop {given[0]}")
-    mic = devices.find(args.mic, "input", "--mic")
+    settings, profile = settings_from(
+        args, mic=args.mic, pa=args.pa, headset=args.headset, threshold=args.threshold,
+        endpoint_ms=args.endpoint, confirmations=args.confirm,
+    )
+    mic = find_device(settings.mic, "mic", "input")
     outputs = {
-        "pa": devices.DeviceOutput(devices.find(args.pa, "output", "--pa")),
-        "headset": devices.DeviceOutput(devices.find(args.headset, "output", "--headset")),
+        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output")),
+        "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output")),
     }
-    with Record.open(args.db, create=setup is not None) as record:
+    with _stop_on_sigterm() as stop, Record.open(args.db, create=setup is not None) as record:
+        record.check_writable()  # before listening: a phrase must be recordable
         ledger = Ledger(record, args.match) if setup is None else None
         rules = ledger.match.setup if ledger else setup
         assert rules is not None  # a new match's set-up, or the recorded match's
+        vocabulary = Vocabulary(rules.players, rules.rules, rules.spoken)
         listener = start_listener(
-            args.model, Vocabulary(rules.players, rules.rules), table, args.threshold,
-            early=args.early, prog="referee run",
+            args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
         )
+        microphone = Microphone(mic)
+        microphone.open()  # a microphone that cannot be opened: no match is created
         ledger = ledger or Ledger(record, record.create_match(rules))
         from voice.speaking.synthesis import Synthesiser
+        from voice.speaking.voicing import Voicing
 
-        loop = LiveLoop(listener, ledger, Announcer(Synthesiser(), outputs))
+        speech = Synthesiser(voice=settings.voice, rate=settings.rate)
+        voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
+        announcer = Announcer(voicing, outputs)
+        endpoint_ms = 0 if listener.gate is None else listener.gate.endpointer.endpoint_frames * 10
+        echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
+                         lag_ms=endpoint_ms)
+        loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo)
         sys.stderr.write(
             f"match {ledger.match_id} recorded in {args.db}; listening on {mic.name}\n"
         )
-        try:
-            if setup is None:
-                catch_up(ledger, loop.announcer, loop.voiced)
-            capture(mic, loop.on_audio, loop.idle)
-        except KeyboardInterrupt:
-            sys.stderr.write("stopped\n")
-        finally:
-            loop.close()
+        with suppress(KeyboardInterrupt):  # Ctrl-C stops it too
+            try:
+                if setup is None:
+                    catch_up(ledger, loop.announcer, loop.voiced, summarise=True)
+                microphone.capture(loop.on_audio, loop.idle, stop, loop)
+            finally:
+                microphone.close()
+                loop.close()
+        sys.stderr.write("stopped\n")
     return 0
 
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[threading.Event]:
+    """An event SIGTERM sets, so that the loop ends between chunks and finishes its speech."""
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)

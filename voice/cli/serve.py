@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import re
+import secrets
 import socket
+import ssl
 import sys
+from pathlib import Path
 
-from voice.cli.arguments import Subcommands, UsageError, add_db_argument
+from voice.cli.arguments import Subcommands, UsageError, add_db_argument, within
 from voice.match_record.database import Record
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-TOKEN = re.compile(r"[!-~]+")  # printable ASCII without spaces: it travels in an HTTP header
+TOKEN = re.compile(r"[!-~]{16,}")  # printable ASCII without spaces: it travels in an HTTP header
+TOKEN_VARIABLE = "REFEREE_TOKEN"  # where the token is read from when no option gives it
+GENERATE = "generate"  # --token generate: a new random token, printed once
+BACKLOG = 2048  # connections waiting to be accepted: a hall of boards reconnects at once
+WS_MAX_BYTES = 64 * 1024  # the boards send nothing; a larger WebSocket message closes it
 
 
 def register(sub: Subcommands) -> None:
@@ -27,19 +35,29 @@ def register(sub: Subcommands) -> None:
     )
     serve.add_argument("--port", type=port, default=DEFAULT_PORT,
                        help=f"the TCP port (default: {DEFAULT_PORT})")
-    serve.add_argument(
+    given = serve.add_mutually_exclusive_group()
+    given.add_argument(
         "--token",
-        help="a secret every control request must carry (Authorization: Bearer TOKEN); "
-        "the scoreboard stays public",
+        help="a secret of 16 or more characters every control request must carry "
+        f"(Authorization: Bearer TOKEN), or `{GENERATE}` for a new one, printed once; "
+        f"the scoreboard stays public. Other processes see it: prefer ${TOKEN_VARIABLE} "
+        "or --token-file",
     )
+    given.add_argument("--token-file", type=Path, metavar="PATH",
+                       help="read the token from the first line of this file")
+    serve.add_argument(
+        "--allowed-host", action="append", default=[], metavar="NAME",
+        help="another host name the server answers to (the loopback names, --host and, "
+        "beyond this machine, its own name and any address are always allowed)",
+    )
+    serve.add_argument("--certfile", type=Path, help="serve HTTPS with this certificate (PEM)")
+    serve.add_argument("--keyfile", type=Path, help="the certificate's private key (PEM)")
     serve.set_defaults(run=run)
 
 
 def port(text: str) -> int:
     """An argparse type: a TCP port number."""
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number (1-65535)")
-    return int(text)
+    return within(text, int, 1, 65535, "a port number (1-65535)")
 
 
 def loopback(host: str) -> bool:
@@ -55,12 +73,46 @@ def loopback(host: str) -> bool:
 def check_access(host: str, token: str | None) -> None:
     """UsageError unless the token is usable, and given whenever other machines can connect."""
     if token is not None and not TOKEN.fullmatch(token):
-        raise UsageError("--token must be printable ASCII characters without spaces")
+        raise UsageError(
+            "the token must be 16 or more printable ASCII characters without spaces "
+            f"(--token {GENERATE} makes one)"
+        )
     if token is None and not loopback(host):
         raise UsageError(
-            f"--host {host} lets other machines connect: give --token SECRET too, so that only "
-            "the referee can control the match"
+            f"--host {host} lets other machines connect: give a token too (--token {GENERATE}, "
+            f"--token-file or ${TOKEN_VARIABLE}), so that only the referee controls the match"
         )
+
+
+def token_of(args: argparse.Namespace) -> str | None:
+    """The control token: --token (a new one for `generate`), --token-file, or $REFEREE_TOKEN."""
+    if args.token == GENERATE:
+        return secrets.token_urlsafe(24)
+    if args.token is not None:
+        return str(args.token)
+    if args.token_file is not None:
+        try:
+            lines = args.token_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise UsageError(f"cannot read --token-file {args.token_file}: {reason}") from None
+        return lines[0].strip() if lines else ""
+    return os.environ.get(TOKEN_VARIABLE) or None
+
+
+def check_tls(certfile: Path | None, keyfile: Path | None) -> None:
+    """UsageError unless both or neither are given, and together they make a usable pair."""
+    if certfile is None and keyfile is None:
+        return
+    if certfile is None or keyfile is None:
+        raise UsageError("HTTPS needs both --certfile and --keyfile")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (OSError, ssl.SSLError) as error:
+        reason = getattr(error, "strerror", None) or error.args[-1]
+        raise UsageError(
+            f"cannot serve HTTPS with --certfile {certfile} and --keyfile {keyfile}: {reason}"
+        ) from None
 
 
 def listen(host: str, number: int) -> socket.socket:
@@ -68,8 +120,9 @@ def listen(host: str, number: int) -> socket.socket:
     bound = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
         bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # restart at once after Ctrl-C
+        bound.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no 40 ms wait on a reply
         bound.bind((host, number))
-        bound.listen()
+        bound.listen(BACKLOG)
     except OSError as error:
         bound.close()
         raise UsageError(f"cannot listen on {host}:{number}: {error.strerror or error}") from None
@@ -78,22 +131,40 @@ def listen(host: str, number: int) -> socket.socket:
 
 def run(args: argparse.Namespace) -> int:
     """`referee serve`: until interrupted (Ctrl-C or SIGTERM)."""
-    check_access(args.host, args.token)
+    token = token_of(args)
+    check_access(args.host, token)
+    check_tls(args.certfile, args.keyfile)
     import uvicorn
 
     from voice.scoreboard.app import create_app
+    from voice.scoreboard.guard import Hosts
 
     Record.open(args.db).close()  # a record that cannot be used stops us before we listen
+    names = [*args.allowed_host]
+    if not loopback(args.host):
+        names += [socket.gethostname(), f"{socket.gethostname()}.local"]
     with listen(args.host, args.port) as bound:
-        app = create_app(args.db, args.token)
-        where = f"http://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"
+        app = create_app(args.db, token, Hosts.bound_to(args.host, *names))
+        scheme = "https" if args.certfile else "http"
+        where = f"{scheme}://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"
+        if args.token == GENERATE:
+            sys.stdout.write(f"token: {token}\n")  # shown this once, kept nowhere
+            sys.stdout.flush()
         sys.stderr.write(
-            f"scoreboard {where}/board/MATCH, control panel {where}/referee/MATCH "
-            f"(matches of {args.db}: `referee matches --db {args.db}`)\n"
+            f"hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
+            f"{where}/referee/MATCH (matches of {args.db}: `referee matches --db {args.db}`)\n"
         )
         sys.stderr.flush()
+        config = uvicorn.Config(
+            app, log_level="warning", ssl_certfile=args.certfile, ssl_keyfile=args.keyfile,
+            ws_max_size=WS_MAX_BYTES,
+            # Boards get a small JSON text per event: compressing it for each viewer apart
+            # would cost more than it saves, and the same bytes go to all.
+            ws_per_message_deflate=False,
+            proxy_headers=False,  # no proxy in front: X-Forwarded-For must not change the client
+        )
         try:
-            uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[bound])
+            uvicorn.Server(config).run(sockets=[bound])
         except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raised the Ctrl-C
             sys.stderr.write("stopped\n")
     return 0

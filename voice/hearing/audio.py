@@ -1,8 +1,7 @@
-"""WAV reading, resampling to the recogniser's rate, and conversion to 16-bit PCM bytes."""
+"""WAV reading and conversion to 16-bit PCM bytes for the recogniser."""
 
 from __future__ import annotations
 
-import math
 import struct
 from pathlib import Path
 
@@ -14,12 +13,6 @@ CHUNK_MS = 100  # audio a sound card hands over per callback in the live loop
 _PCM = 0x0001
 _IEEE_FLOAT = 0x0003
 _EXTENSIBLE = 0xFFFE
-
-# Windowed-sinc resampler: zero crossings of the sinc on each side, and the Kaiser window's beta.
-_HALF_WIDTH = 16
-_KAISER_BETA = 8.6
-_ROLLOFF = 0.95  # cutoff as a fraction of the lower Nyquist frequency, leaving a transition band
-_BLOCK = 8192  # output samples computed per block, to bound memory
 
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
@@ -82,43 +75,6 @@ def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
     if tag == _IEEE_FLOAT and bits in (32, 64):
         return np.frombuffer(raw, f"<f{bits // 8}").astype(np.float32)
     raise ValueError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
-
-
-def resample(samples: np.ndarray, from_rate: int, to_rate: int = TARGET_RATE) -> np.ndarray:
-    """Resample mono audio with a Kaiser-windowed sinc (band-limited interpolation).
-
-    The cutoff is just below the lower of the two Nyquist frequencies, so downsampling does not
-    alias. Returns float32 of length round(len(samples) * to_rate / from_rate).
-    """
-    x = np.asarray(samples, dtype=np.float64)
-    if x.ndim != 1:
-        raise ValueError(f"resample expects mono (1-D) samples, got shape {x.shape}")
-    if from_rate <= 0 or to_rate <= 0:
-        raise ValueError(f"sample rates must be positive, got {from_rate} -> {to_rate}")
-    if from_rate == to_rate:
-        return x.astype(np.float32)
-    g = math.gcd(from_rate, to_rate)
-    up, down = to_rate // g, from_rate // g  # output n sits at input time n * down / up
-    scale = min(1.0, to_rate / from_rate) * _ROLLOFF  # cutoff, in cycles per input sample * 2
-    reach = math.ceil(_HALF_WIDTH / scale)  # input samples used on each side of an output time
-    offsets = np.arange(-reach + 1, reach + 1)
-    padded = np.concatenate([np.zeros(reach), x, np.zeros(reach + 1)])
-    n_out = round(len(x) * to_rate / from_rate)
-    out = np.empty(n_out, dtype=np.float32)
-    for start in range(0, n_out, _BLOCK):
-        pos = np.arange(start, min(start + _BLOCK, n_out), dtype=np.int64) * down
-        base, phase = np.divmod(pos, up)
-        phases, which = np.unique(phase, return_inverse=True)
-        weights = _sinc_weights(phases[:, None] / up - offsets[None, :], scale, reach)
-        idx = base[:, None] + offsets[None, :] + reach
-        out[start : start + len(pos)] = np.einsum("ij,ij->i", padded[idx], weights[which])
-    return out
-
-
-def _sinc_weights(dist: np.ndarray, scale: float, reach: int) -> np.ndarray:
-    """Low-pass sinc taps at distances `dist` (in input samples), Kaiser-windowed over +-reach."""
-    window = np.i0(_KAISER_BETA * np.sqrt(np.clip(1.0 - (dist / reach) ** 2, 0.0, None)))
-    return scale * np.sinc(scale * dist) * window / np.i0(_KAISER_BETA)
 
 
 def to_pcm16_bytes(samples: np.ndarray) -> bytes:

@@ -1,4 +1,5 @@
-"""Download a vosk model archive, verify its SHA-256 and unpack it whole, or leave nothing."""
+"""Download a vosk model archive (resuming an interrupted download), verify its SHA-256, unpack
+it whole and check it, or keep nothing but the download to resume."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import http.client
 import shutil
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path, PurePosixPath
 
 from rules.errors import RefereeError
@@ -38,64 +41,132 @@ KNOWN = {
 
 
 class FetchError(RefereeError):
-    """Downloading or unpacking failed; nothing was left behind. The message says why."""
+    """Downloading or unpacking failed; the message says why and what was kept."""
 
 
-def fetch(
-    url: str, sha256: str, dest: Path, name: str, progress: Callable[[int, int | None], None]
-) -> ModelInfo:
-    """Download `url` into `dest`/`name` if its SHA-256 is `sha256` and it holds a usable model.
+@dataclass(frozen=True)
+class Fetched:
+    """A model fetched: what check_model found, and the SHA-256 of the archive it came in."""
 
-    `progress(bytes so far, total or None)` is called as the download goes.
-    """
+    info: ModelInfo
+    sha256: str
+    sha256_file: Path  # beside the model, in `sha256sum` format
+
+
+Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def fetch(url: str, sha256: str | None, dest: Path, name: str, progress: Progress) -> Fetched:
+    """Download `url` into `dest`/`name`, unpack it whole and check it; refused unless its
+    SHA-256 is `sha256` (None: any, over HTTPS only). An interrupted download is kept beside,
+    as `.NAME.zip.part`, and resumed by the next call."""
     target = dest / name
     if target.exists():
         raise FetchError(f"{target} already exists; remove it to fetch it again")
+    if sha256 is None and not _trusted(url):
+        raise FetchError(f"{url}: without a SHA-256 to check, only an https:// address is "
+                         "trusted")
     dest.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=dest, prefix=f".{name}-") as work:
-        archive = Path(work) / "download.zip"
-        digest = download(url, archive, progress)
-        if digest != sha256.lower():
-            raise FetchError(f"{url}: SHA-256 is {digest}, expected {sha256.lower()}: the "
-                             "download is corrupt or is not the model pinned; nothing was kept")
-        root = unpack(archive, Path(work) / "unpacked")
-        archive.unlink()
-        try:
-            check_model(root)
-        except ModelError as error:
-            raise FetchError(
-                f"{url} does not hold a usable model ({error}); nothing was kept"
-            ) from None
-        root.rename(target)
-    return check_model(target)
-
-
-def download(url: str, path: Path, progress: Callable[[int, int | None], None]) -> str:
-    """Stream `url` into `path` and return the SHA-256 (hex) of what arrived."""
-    digest = hashlib.sha256()
+    part = dest / f".{name}.zip.part"
+    digest = download(url, part, progress)
+    if sha256 is not None and digest != sha256.lower():
+        part.unlink()
+        raise FetchError(f"{url}: SHA-256 is {digest}, expected {sha256.lower()}: the "
+                         "download is corrupt or is not the model pinned; nothing was kept")
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT) as response, path.open("wb") as out:
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            done = 0
-            while block := response.read(BLOCK):
-                out.write(block)
-                digest.update(block)
-                done += len(block)
-                progress(done, total)
+        with tempfile.TemporaryDirectory(dir=dest, prefix=f".{name}-") as work:
+            root = unpack(part, Path(work) / "unpacked")
+            try:
+                check_model(root)
+            except ModelError as error:
+                raise FetchError(
+                    f"{url} does not hold a usable model ({error}); nothing was kept"
+                ) from None
+            root.rename(target)
+    finally:
+        part.unlink()
+    sums = dest / f"{name}.sha256"
+    sums.write_text(f"{digest}  {name}.zip\n", encoding="utf-8")
+    return Fetched(check_model(target), digest, sums)
+
+
+def _trusted(url: str) -> bool:
+    """HTTPS, or plain HTTP to this machine itself."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK)
+
+
+def download(url: str, path: Path, progress: Progress) -> str:
+    """Stream `url` into `path`, resuming after the bytes already there when the server allows
+    (HTTP Range); the SHA-256 (hex) of the whole file. FetchError before anything is written
+    when the disk lacks room for the archive and the model unpacked from it."""
+    have = path.stat().st_size if path.exists() else 0
+    try:
+        request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            resumed = response.status == 206
+            total = _total(response.headers, have if resumed else 0)
+            _check_room(path.parent, total, have if resumed else 0)
+            digest = _hash(path) if resumed else hashlib.sha256()
+            done = have if resumed else 0
+            with path.open("ab" if resumed else "wb") as out:
+                while block := response.read(BLOCK):
+                    out.write(block)
+                    digest.update(block)
+                    done += len(block)
+                    progress(done, total)
+            if total is not None and done < total:
+                raise http.client.IncompleteRead(b"", total - done)
     except urllib.error.HTTPError as error:
+        if error.code == 416 and have:  # the download had finished: nothing more to send
+            return _hash(path).hexdigest()
         raise FetchError(f"cannot download {url}: the server answered {error.code} "
                          f"{error.reason}; check the address") from None
     except urllib.error.URLError as error:
         raise FetchError(f"cannot download {url}: {error.reason}; check the address and the "
                          "network connection") from None
     except (TimeoutError, ConnectionError, http.client.HTTPException) as error:
-        raise FetchError(f"cannot download {url}: {error!r}; try again") from None
+        kept = path.stat().st_size if path.exists() else 0
+        raise FetchError(f"the download of {url} broke off after {kept / 1e6:.1f} MB "
+                         f"({error!r}); run the same command again to resume it") from None
     except OSError as error:
         raise FetchError(f"cannot save the download in {path.parent}: {error}") from None
     except ValueError as error:  # not a URL urllib can open
         raise FetchError(f"cannot download {url!r}: {error}; give an http(s) address") from None
     return digest.hexdigest()
+
+
+def _total(headers: Message, offset: int) -> int | None:
+    """The whole archive's size from Content-Range or Content-Length (None: not said)."""
+    whole = (headers.get("Content-Range") or "").rpartition("/")[2]
+    if whole.isdigit():
+        return int(whole)
+    length = headers.get("Content-Length")
+    return offset + int(length) if length and length.isdigit() else None
+
+
+def _check_room(folder: Path, total: int | None, have: int) -> None:
+    """FetchError unless `folder`'s disk holds the rest of the archive and the model unpacked
+    from it (at least the archive's size again: models compress little)."""
+    if total is None:
+        return
+    needed = (total - have) + total
+    free = shutil.disk_usage(folder).free
+    if needed > free:
+        raise FetchError(f"the model needs {needed / 1e6:.0f} MB in {folder} (the archive, "
+                         f"{total / 1e6:.0f} MB, and about as much unpacked), only "
+                         f"{free / 1e6:.0f} MB are free; free some space, or fetch it "
+                         "elsewhere with --dest")
+
+
+def _hash(path: Path) -> hashlib._Hash:
+    """The SHA-256 of what `path` holds so far, to go on with."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(BLOCK):
+            digest.update(block)
+    return digest
 
 
 def unpack(archive: Path, into: Path) -> Path:
@@ -112,7 +183,11 @@ def unpack(archive: Path, into: Path) -> Path:
             free = shutil.disk_usage(archive.parent).free
             if needed > free:
                 raise FetchError(f"unpacking needs {needed / 1e6:.0f} MB, only {free / 1e6:.0f} "
-                                 f"MB are free in {archive.parent.parent}")
+                                 f"MB are free in {archive.parent}; nothing was kept")
+            broken = zf.testzip()
+            if broken is not None:
+                raise FetchError(f"the archive member {broken!r} is damaged (CRC mismatch); "
+                                 "nothing was kept, fetch it again")
             zf.extractall(into)
     except zipfile.BadZipFile as error:
         raise FetchError(f"the download is not a zip archive ({error})") from None

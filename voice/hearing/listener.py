@@ -3,20 +3,22 @@ endpoint and optionally committing a complete partial early."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from rules.command import Command, Kind
+from rules.normalise import normalise
 from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
-from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes, resample, to_pcm16_bytes
-from voice.hearing.endpoint import Gate
+from voice.audio_signal import resample
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes, to_pcm16_bytes
+from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import UNKNOWN, LoadedModel, Recogniser, load_model
 
-DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
@@ -44,7 +46,8 @@ class Listener:
     Vocabulary.complete accepts is committed once it has stood unchanged for `settle_ms` of
     audio (at once with 0). The utterance's final result then only confirms it (and is not
     returned), or, when it says something else, is returned with `replaces` set to the early
-    command, to be undone first.
+    command, to be undone first. `aliases` (a referee's profile) map heard text, normalised, to
+    the phrase it stands for.
     """
 
     def __init__(
@@ -58,9 +61,11 @@ class Listener:
         settle_ms: int = 0,
         endpoint_ms: int | None = DEFAULT_ENDPOINT_MS,
         preroll_ms: int | None = DEFAULT_PREROLL_MS,
+        aliases: Mapping[str, str] | None = None,
     ) -> None:
         self.vocabulary = vocabulary
         self.table = table
+        self.aliases = dict(aliases or {})
         self.threshold = threshold
         self.early = early
         self._settle = pcm_bytes(settle_ms)
@@ -163,7 +168,8 @@ class Listener:
         return (command if confidence >= self.threshold else None), confidence
 
     def _phrase(self, text: str) -> str:
-        return self.table.translate(text) if self.table else text
+        phrase = self.table.translate(text) if self.table else text
+        return self.aliases.get(normalise(phrase), phrase) if self.aliases else phrase
 
 
 def load_listener(
@@ -172,11 +178,14 @@ def load_listener(
     table: PhraseTable | None = None,
     threshold: float = DEFAULT_THRESHOLD,
     early: bool = False,
+    endpoint_ms: int = DEFAULT_ENDPOINT_MS,
+    aliases: Mapping[str, str] | None = None,
 ) -> Listener:
     """Load the model at `model` and build the pipeline; ModelError if it cannot hear a phrase."""
     loaded = load_model(model)
     try:
-        return Listener(loaded, vocabulary, table=table, threshold=threshold, early=early)
+        return Listener(loaded, vocabulary, table=table, threshold=threshold, early=early,
+                        endpoint_ms=endpoint_ms, aliases=aliases)
     except ValueError as error:  # not one phrase of the grammar is in the model's vocabulary
         raise ModelError(f"{model}: {error}") from None
 

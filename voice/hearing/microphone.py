@@ -1,35 +1,167 @@
-"""The microphone: 16 kHz mono captured from a sound device, chunk by chunk."""
+"""The microphone: 16 kHz mono captured from a sound device, chunk by chunk, watched over.
+
+A stream that stops delivering (no audio for `stall_seconds`, inactive, or raising) is closed
+and the device is reopened by its name, with backoff, until it is heard again.
+"""
 
 from __future__ import annotations
 
 import queue
+import threading
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from voice import devices
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE
 
+STALL_SECONDS = 2.0  # no audio for this long: the microphone is lost
+BACKOFF_SECONDS = (0.25, 0.5, 1.0)  # waits between attempts to reopen it, the last repeated
 
-def capture(
-    mic: devices.Device, on_audio: Callable[[bytes], object], idle: Callable[[], None]
-) -> None:
-    """Feed 16-bit PCM chunks from `mic` to `on_audio` until the stream ends; `idle` between.
 
-    The audio callback only queues the bytes, so it never blocks the audio thread.
-    """
-    sd = devices.backend()
-    chunks: queue.Queue[bytes] = queue.Queue()
+class MicrophoneError(devices.DeviceError):
+    """The microphone cannot be opened; the message names the device and the fault."""
 
-    def callback(indata: Any, frames: int, at: Any, status: Any) -> None:
-        chunks.put_nowait(bytes(indata))
+    def __init__(self, device: devices.Device, fault: object) -> None:
+        super().__init__(f"cannot open the microphone {device.name!r} (id {device.index}): {fault}")
+        self.device = device.name
 
-    stream = sd.RawInputStream(
-        samplerate=TARGET_RATE, blocksize=TARGET_RATE * CHUNK_MS // 1000, channels=1,
-        dtype="int16", device=mic.index, callback=callback,
-    )
-    with stream:
-        while stream.active or not chunks.empty():
-            try:
-                on_audio(chunks.get(timeout=CHUNK_MS / 1000))
-            except queue.Empty:
-                idle()
+
+class Health(Protocol):
+    """Who is told when the microphone is lost, heard again, or drops audio."""
+
+    def microphone_lost(self, fault: str) -> None:
+        """The microphone stopped delivering audio, for the reason `fault`."""
+
+    def microphone_back(self) -> None:
+        """Audio comes in again after a loss."""
+
+    def overflowed(self, total: int) -> None:
+        """The sound card dropped audio; `total` overflows since the start."""
+
+
+class Microphone:
+    """The referee's microphone: the audio callback only queues the bytes (it never blocks)."""
+
+    def __init__(
+        self,
+        device: devices.Device,
+        stall_seconds: float = STALL_SECONDS,
+        backoff: tuple[float, ...] = BACKOFF_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.device = device
+        self.stall_seconds = stall_seconds
+        self.backoff = backoff
+        self.clock = clock
+        self.overflows = 0  # input overflows the sound card reported, since the start
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        self._stream: Any = None
+        self._heard_at = 0.0  # when the last chunk came in (clock seconds)
+        self._lost = False  # the microphone was lost and has not been heard since
+        self._reported = 0  # the overflows `Health` was told of
+
+    def open(self) -> None:
+        """Open and start the input stream; MicrophoneError when it cannot be."""
+        sd = devices.backend()
+
+        def callback(indata: Any, frames: int, at: Any, status: Any) -> None:
+            if status is not None and status.input_overflow:
+                self.overflows += 1
+            self._chunks.put_nowait(bytes(indata))
+
+        try:
+            stream = sd.RawInputStream(
+                samplerate=TARGET_RATE, blocksize=TARGET_RATE * CHUNK_MS // 1000, channels=1,
+                dtype="int16", device=self.device.index, callback=callback,
+            )
+            stream.start()
+        except sd.PortAudioError as error:
+            raise MicrophoneError(self.device, error) from None
+        self._stream = stream
+
+    def close(self) -> None:
+        """Stop and close the stream, ignoring the errors of a device already gone."""
+        stream, self._stream = self._stream, None
+        if stream is None:
+            return
+        try:
+            stream.close()
+        except devices.backend().PortAudioError:
+            pass  # unplugged: there is nothing left to close
+
+    def capture(
+        self, on_audio: Callable[[bytes], object], idle: Callable[[], None],
+        stop: threading.Event, health: Health,
+    ) -> None:
+        """Feed chunks to `on_audio`, `idle` between them, until `stop` is set; keep it heard.
+
+        The microphone must be open; it is closed on return.
+        """
+        self._heard_at, self._lost = self.clock(), False
+        attempts, retry_at = 0, 0.0
+        try:
+            while not stop.is_set():
+                if self._stream is None:
+                    if self.clock() >= retry_at:
+                        if self._reopen():
+                            self._heard_at, attempts = self.clock(), 0
+                        else:
+                            retry_at = self.clock() + self._delay(attempts)
+                            attempts += 1
+                    idle()
+                    stop.wait(CHUNK_MS / 1000)
+                    continue
+                try:
+                    chunk = self._chunks.get(timeout=CHUNK_MS / 1000)
+                except queue.Empty:
+                    idle()
+                    fault = self._fault(self.clock() - self._heard_at)
+                    if fault is not None:
+                        self.close()
+                        if not self._lost:
+                            self._lost = True
+                            health.microphone_lost(fault)
+                    continue
+                self._take(chunk, on_audio, health)
+            while not self._chunks.empty():  # what was captured before the stop
+                self._take(self._chunks.get(), on_audio, health)
+        finally:
+            self.close()
+
+    def _take(self, chunk: bytes, on_audio: Callable[[bytes], object], health: Health) -> None:
+        """Pass one chunk on; tell `health` that the microphone is back, or dropped audio."""
+        self._heard_at = self.clock()
+        if self._lost:
+            self._lost = False
+            health.microphone_back()
+        on_audio(chunk)
+        if self.overflows != self._reported:
+            self._reported = self.overflows
+            health.overflowed(self._reported)
+
+    def _delay(self, attempts: int) -> float:
+        """How long to wait after `attempts` failed attempts to reopen the microphone."""
+        return self.backoff[min(attempts, len(self.backoff) - 1)]
+
+    def _fault(self, quiet: float) -> str | None:
+        """Why the open stream counts as lost, or None while it is sound."""
+        try:
+            if not self._stream.active:
+                return "the input stream stopped"
+        except devices.backend().PortAudioError as error:
+            return f"the input stream failed: {error}"
+        if quiet >= self.stall_seconds:
+            return f"no audio for {self.stall_seconds:g} s"
+        return None
+
+    def _reopen(self) -> bool:
+        """Find the device again by its name (its id may change) and open it; True if it opened."""
+        while not self._chunks.empty():  # audio from before the loss is not joined to the new
+            self._chunks.get()
+        try:
+            self.device = devices.find(self.device.name, "input", "--mic")
+            self.open()
+        except devices.DeviceError:
+            return False
+        return True

@@ -5,16 +5,51 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from phrases.render import Utterance
+from rules.announcement import Code
 from rules.command import Command, Kind
 from voice.match_record.ledger import Ledger
 from voice.speaking.announcer import Speaker
 
+# What of a backlog is still worth saying: the zone call of the inning in play, and the break.
+ZONE_CALLS = frozenset({Code.ENTREES, Code.DEDANS, Code.RESTEES_DEDANS, Code.A_CHEVAL,
+                        Code.TOUCHENT})
+BREAK_CALLS = frozenset({Code.BREAK_START, Code.BREAK_WARNING})
 
-def catch_up(ledger: Ledger, voice: Speaker, voiced: Callable[[int], None]) -> None:
+
+def catch_up(
+    ledger: Ledger, voice: Speaker, voiced: Callable[[int], None], summarise: bool = False
+) -> None:
     """Voice what was recorded but never announced, then the score.
 
-    `voiced(seq)` runs once an event's announcements have been voiced.
+    With `summarise`, a backlog of more than one event is not voiced event by event: the score
+    comes first, then only what still holds (`still_relevant`). `voiced(seq)` runs once an
+    event's announcements (or the summary standing for them) have been voiced.
     """
-    for seq, said in ledger.unannounced():
+    pending = ledger.unannounced()
+    score = ledger.command(Command(Kind.SCORE))
+    if summarise and len(pending) > 1:
+        seqs = [seq for seq, _ in pending]
+        summary = score + still_relevant(ledger, pending)
+        voice.say(summary, done=functools.partial(_each, voiced, seqs))
+        return
+    for seq, said in pending:
         voice.say(said, done=functools.partial(voiced, seq))
-    voice.say(ledger.command(Command(Kind.SCORE)))
+    voice.say(score)
+
+
+def still_relevant(ledger: Ledger, pending: list[tuple[int, list[Utterance]]]) -> list[Utterance]:
+    """Of the backlog's announcements, those that still hold: the newest event's zone call, the
+    break in progress, the winner."""
+    newest = pending[-1][1]
+    kept = [u for u in newest if u.code in ZONE_CALLS]
+    said = [u for _, utterances in pending for u in utterances]
+    if ledger.match.pause is not None:
+        kept += [u for u in said if u.code in BREAK_CALLS][-1:]
+    kept += [u for u in said if u.code is Code.WINNER][-1:]
+    return kept
+
+
+def _each(voiced: Callable[[int], None], seqs: list[int]) -> None:
+    for seq in seqs:
+        voiced(seq)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import queue
+import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from phrases.bank import Channel
 from phrases.render import Utterance, render
-from rules.announcement import Announcement, Code
+from rules.announcement import CONFIRMED_BY_NAME, NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
+from voice.live.echo import EchoGuard
+from voice.match_record.database import RecordError
 from voice.match_record.ledger import Ledger
 from voice.speaking.announcer import Speaker
 
@@ -17,12 +21,30 @@ if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
 
 TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
+RETRY_SECONDS = 5.0  # how long a record that failed is left alone before the next mark
+OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
+
+
+def _stderr(line: str) -> None:
+    sys.stderr.write(f"{line}\n")
+
+
+def _silent_on_the_pa(command: Command, utterances: list[Utterance]) -> bool:
+    """True when the hall hears nothing of `command`, a referee's command that changed the match."""
+    return command.kind not in NEVER_WITHDRAWN and all(u.channel != Channel.PA for u in utterances)
+
+
+def _confirmation(command: Command) -> Utterance:
+    """The headset's word that `command` was taken: its name, or a plain «εντάξει»."""
+    variant = command.kind if command.kind in CONFIRMED_BY_NAME else None
+    return render(Announcement(Code.TAKEN, player=command.player, variant=variant))
 
 
 class LiveLoop:
     """Everything above the audio devices: audio chunks in, recorded commands, queued speech.
 
     Runs on one thread; the announcer's thread only reports back which events it has voiced.
+    A fault of the record or the microphone is told on the headset and logged, never fatal.
     """
 
     def __init__(
@@ -30,16 +52,28 @@ class LiveLoop:
         listener: Listener,
         ledger: Ledger,
         announcer: Speaker,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
+        *,
+        confirm: bool = True,
+        echo: EchoGuard | None = None,
+        log: Callable[[str], None] = _stderr,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
         self.announcer = announcer
-        self.clock = clock
+        self.clock = clock  # POSIX seconds: the break is timed from its recorded start
+        self.confirm = confirm  # name on the headset each command the PA does not voice back
+        self.echo = echo  # phrases that are the PA's own echo are not taken
+        self.log = log
+        self.overflows = 0  # input overflows the microphone reported
         self._voiced: queue.Queue[int] = queue.Queue()  # events voiced, to mark in the record
+        self._unmarked: list[int] = []  # voiced, not yet marked (the record failed)
+        self._mark_at = 0.0  # when marking may be tried again
+        self._record_fault: str | None = None  # the record's last fault, while it lasts
         self._early_taken = False  # the early commit in progress was accepted by the rules
-        self._break_started: float | None = None
+        self._break_started: float | None = None  # POSIX seconds, from the record
         self._last_tick = 0.0
+        self._overflow_logged = -OVERFLOW_LOG_SECONDS
 
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
@@ -57,39 +91,111 @@ class LiveLoop:
         if heard.command is None:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))])
             return
+        echoed = None if self.echo is None else self.echo.echoed(heard.command, time.monotonic())
+        if echoed is not None:
+            self.log(f"not taken: «{heard.phrase}» is the PA's echo of «{echoed.text}»")
+            return
         accepted = self._take(heard.command)
         self._early_taken = heard.early and accepted
 
     def idle(self) -> None:
         """Between chunks: mark what has been voiced, and run the break clock (Article 5)."""
-        while not self._voiced.empty():
-            self.ledger.mark_announced(self._voiced.get())
-        self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
-        if self.ledger.match.pause is None:
-            self._break_started = None
-            return
-        now = self.clock()
-        if self._break_started is None:
-            self._break_started = self._last_tick = now
-        elif now - self._last_tick >= TICK_SECONDS:
-            self._last_tick = now
-            self._take(Command(Kind.TICK, seconds=now - self._break_started))
+        try:
+            self._mark_voiced()
+            self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
+            self._run_clock()
+        except RecordError as error:
+            self._record_failed(error)
 
     def close(self) -> None:
         """Let the announcer finish what is queued, and note what it voiced."""
         self.announcer.close()
-        while not self._voiced.empty():
-            self.ledger.mark_announced(self._voiced.get())
-
-    def _take(self, command: Command) -> bool:
-        """Apply and voice `command`; True when the rules accepted it."""
-        utterances = self.ledger.command(command)
-        self._say(utterances, self.ledger.written)
-        return self.ledger.written is not None
+        if self.overflows:
+            self.log(f"microphone: {self.overflows} input overflows in all (audio was dropped)")
+        self._mark_at = 0.0
+        try:
+            self._mark_voiced()
+        except RecordError as error:  # resuming voices these events again: never lost
+            self._record_failed(error)
 
     def voiced(self, seq: int) -> None:
         """Note, from any thread, that event `seq` has been voiced."""
         self._voiced.put(seq)
+
+    def microphone_lost(self, fault: str) -> None:
+        """Tell the referee that he is not heard, and forget the phrase cut short."""
+        self.log(f"microphone lost: {fault}; reopening it")
+        self.listener.reset()
+        self.announcer.say([render(Announcement(Code.MIC_LOST))])
+
+    def microphone_back(self) -> None:
+        """Tell the referee that he is heard again."""
+        self.log("microphone back: listening")
+        self.announcer.say([render(Announcement(Code.MIC_BACK))])
+
+    def overflowed(self, total: int) -> None:
+        """Count the audio the sound card dropped; log it now and then."""
+        self.overflows = total
+        now = time.monotonic()
+        if now - self._overflow_logged >= OVERFLOW_LOG_SECONDS:
+            self._overflow_logged = now
+            self.log(f"microphone: {total} input overflows so far (audio was dropped)")
+
+    def _run_clock(self) -> None:
+        """While a break is on, feed the rules the seconds since its recorded start."""
+        if self.ledger.match.pause is None and self.ledger.match.warm_up is None:
+            self._break_started = None  # the clock runs for a break or a warm-up
+            return
+        now = self.clock()
+        if self._break_started is None:
+            self._break_started = self.ledger.break_started()
+            self._last_tick = now - TICK_SECONDS
+        if now - self._last_tick >= TICK_SECONDS and self._break_started is not None:
+            self._last_tick = now
+            seconds = max(0.0, now - self._break_started)
+            self._take(Command(Kind.TICK, seconds=seconds), heard=False)
+
+    def _take(self, command: Command, heard: bool = True) -> bool:
+        """Apply, record and voice `command`; True when it was recorded.
+
+        When the record cannot be written, nothing is applied and the referee hears that his
+        phrase (`heard`) was not recorded.
+        """
+        try:
+            utterances = self.ledger.command(command)
+        except RecordError as error:
+            self._record_failed(error)
+            if heard:
+                self.announcer.say([render(Announcement(Code.NOT_RECORDED))])
+            return False
+        self._record_fine()
+        seq = self.ledger.written
+        if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
+            utterances.append(_confirmation(command))
+        self._say(utterances, seq)
+        return seq is not None
+
+    def _mark_voiced(self) -> None:
+        while not self._voiced.empty():
+            self._unmarked.append(self._voiced.get())
+        if not self._unmarked or time.monotonic() < self._mark_at:
+            return
+        self._mark_at = time.monotonic() + RETRY_SECONDS  # unless it succeeds
+        while self._unmarked:
+            self.ledger.mark_announced(self._unmarked[0])
+            self._unmarked.pop(0)
+        self._mark_at = 0.0
+        self._record_fine()
+
+    def _record_failed(self, error: RecordError) -> None:
+        if str(error) != self._record_fault:
+            self.log(f"not recorded: {error}")
+        self._record_fault = str(error)
+
+    def _record_fine(self) -> None:
+        if self._record_fault is not None:
+            self.log("the match record is writable again")
+        self._record_fault = None
 
     def _say(self, utterances: list[Utterance], seq: int | None) -> None:
         done = None if seq is None else (lambda: self.voiced(seq))

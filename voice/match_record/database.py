@@ -14,13 +14,14 @@ from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
-from rules.command import Command
+from rules.command import Command, Kind
 from rules.errors import RefereeError
-from rules.match import ReplayError, replay
-from rules.state import Match, Setup
+from rules.match import ReplayError, Result, steps
+from rules.state import WARM_UP_SECONDS, Match, OnTie, Setup, new_match
 
 APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
 SCHEMA_VERSION = 1  # the PRAGMA user_version this version reads and writes
@@ -170,6 +171,8 @@ class Record:
             "distance": setup.distance,
             "players": list(setup.players),
             "first": setup.first,
+            "spoken": list(setup.spoken),  # added later: a record without it says them as written
+            **formats(setup),  # added later: a record without them plays the plain format
         }
         with self._guard("record a new match in"):
             cursor = self._db.execute(
@@ -181,31 +184,56 @@ class Record:
 
     def load(self, match_id: int) -> LoadedMatch:
         """Match `match_id` as recorded and replayed; RecordError if the rules refuse its record."""
+        created, setup = self.setup(match_id)
+        events = self.events(match_id)
+        match = new_match(setup)
+        for after, _ in self.replayed(match_id, match, events):
+            match = after
+        return LoadedMatch(match_id, created, setup, events, match)
+
+    def setup(self, match_id: int) -> tuple[str, Setup]:
+        """When match `match_id` was created, and its set-up."""
         with self._guard(f"read match {match_id} from"):
             row = self._db.execute(
                 "SELECT created, setup FROM matches WHERE id = ?", (match_id,)
             ).fetchone()
-            if row is None:
-                raise NoSuchMatch(match_id, self.path)
+        if row is None:
+            raise NoSuchMatch(match_id, self.path)
+        return row[0], self._setup(match_id, row[1])
+
+    def exists(self, match_id: int) -> bool:
+        """Whether the record holds match `match_id` (one index lookup)."""
+        with self._guard(f"read match {match_id} from"):
+            row = self._db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return row is not None
+
+    def events(self, match_id: int, after: int = 0) -> tuple[RecordedEvent, ...]:
+        """The events of match `match_id` numbered above `after`, oldest first."""
+        with self._guard(f"read match {match_id} from"):
             rows = self._db.execute(
                 "SELECT seq, command, created, announced FROM events"
-                " WHERE match_id = ? ORDER BY seq",
-                (match_id,),
+                " WHERE match_id = ? AND seq > ? ORDER BY seq",
+                (match_id, after),
             ).fetchall()
-        created, setup_json = row
-        setup = self._setup(match_id, setup_json)
-        events = tuple(
+        if not rows and not self.exists(match_id):
+            raise NoSuchMatch(match_id, self.path)
+        return tuple(
             RecordedEvent(seq, self._command(match_id, seq, text), when, bool(announced))
             for seq, text, when, announced in rows
         )
+
+    def replayed(
+        self, match_id: int, match: Match, events: tuple[RecordedEvent, ...]
+    ) -> Iterator[Result]:
+        """`match` taken through recorded `events`, each one's result in turn; NewerRecord if the
+        rules refuse one."""
         try:
-            match = replay(setup, (event.command for event in events))
+            yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
         except ReplayError as error:
             raise NewerRecord(
                 f"match {match_id} in {self.path} no longer replays under these rules: {error}; "
                 f"{UNTOUCHED}", self.path
             ) from None
-        return LoadedMatch(match_id, created, setup, events, match)
 
     def matches(self) -> list[MatchEntry]:
         """Every match, oldest first, with the state its record replays to."""
@@ -218,6 +246,11 @@ class Record:
             except RecordError as error:
                 entries.append(MatchEntry(match_id, created, None, str(error)))
         return entries
+
+    def match_ids(self) -> list[int]:
+        """The number of every match, oldest first, without replaying any."""
+        with self._guard("list the matches in"):
+            return [row[0] for row in self._db.execute("SELECT id FROM matches ORDER BY id")]
 
     def latest(self) -> int | None:
         """The match played (or created) most recently, or None when there is none."""
@@ -236,6 +269,22 @@ class Record:
                 "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?", (match_id,)
             ).fetchone()
         return int(seq)
+
+    def break_started(self, match_id: int, kind: Kind = Kind.BREAK) -> datetime | None:
+        """When the newest break (or warm-up, by `kind`) of match `match_id` was recorded,
+        None before the first."""
+        with self._guard(f"read match {match_id} from"):
+            row = self._db.execute(
+                "SELECT created FROM events WHERE match_id = ?"
+                " AND json_extract(command, '$.kind') = ? ORDER BY seq DESC LIMIT 1",
+                (match_id, kind.value),
+            ).fetchone()
+        return None if row is None else datetime.fromisoformat(row[0])
+
+    def check_writable(self) -> None:
+        """RecordError unless a command could be recorded now; the file is left as it was."""
+        with self.locked(), self._guard("write to"):
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -281,7 +330,9 @@ class Record:
         try:
             data = json.loads(text)
             return Setup(
-                data["discipline"], data["distance"], tuple(data["players"]), data["first"]
+                data["discipline"], data["distance"], tuple(data["players"]), data["first"],
+                spoken=tuple(data.get("spoken", ())),
+                **formats_from(data),
             )
         except (ValueError, KeyError, TypeError) as error:
             raise NewerRecord(
@@ -297,6 +348,35 @@ class Record:
                 f"event {seq} of match {match_id} in {self.path} cannot be read ({error}); "
                 f"{UNTOUCHED}", self.path
             ) from None
+
+
+def formats(setup: Setup) -> dict[str, Any]:
+    """The set-up's competition format, as the record's set-up JSON keeps it: only what is set."""
+    data: dict[str, Any] = {}
+    if setup.handicap is not None:
+        data["handicap"] = list(setup.handicap)
+    if setup.innings_limit is not None:
+        data["innings_limit"] = setup.innings_limit
+        data["on_tie"] = str(setup.on_tie)
+    if setup.warm_up_seconds != WARM_UP_SECONDS:
+        data["warm_up_seconds"] = setup.warm_up_seconds
+    for name in ("table", "referee"):
+        if getattr(setup, name) is not None:
+            data[name] = getattr(setup, name)
+    return data
+
+
+def formats_from(data: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of `Setup` that `formats` wrote (none in an older record)."""
+    handicap = data.get("handicap")
+    return {
+        "handicap": None if handicap is None else tuple(handicap),
+        "innings_limit": data.get("innings_limit"),
+        "on_tie": data.get("on_tie", OnTie.EXTENSION),
+        "warm_up_seconds": data.get("warm_up_seconds", WARM_UP_SECONDS),
+        "table": data.get("table"),
+        "referee": data.get("referee"),
+    }
 
 
 def _now() -> str:

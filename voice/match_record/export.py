@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.command import Command
 from rules.summary import summary
-from voice.match_record.database import LoadedMatch
+from voice.match_record.database import LoadedMatch, formats
 
 COMMAND_FIELDS = tuple(f.name for f in fields(Command))
 EVENT_COLUMNS = ("seq", "created", "announced", *COMMAND_FIELDS)
@@ -28,6 +28,7 @@ def match_json(loaded: LoadedMatch) -> str:
             "distance": setup.distance,
             "players": list(setup.players),
             "first": setup.players[setup.first],
+            **formats(setup),
         },
         "events": [
             {"seq": e.seq, "created": e.created, "announced": e.announced,

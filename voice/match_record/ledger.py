@@ -7,21 +7,25 @@ inside one write transaction that first catches up with what the others recorded
 from __future__ import annotations
 
 from phrases.render import Utterance
-from rules.command import Command
-from rules.state import new_match
+from rules.command import Command, Kind
+from rules.state import Match, new_match
 from voice.match_record.database import Record, RecordedEvent
 from voice.session import Session
 
 
 class Ledger(Session):
-    """A `Session` whose accepted commands are committed to a `Record` before they are rendered."""
+    """A `Session` whose accepted commands are committed to a `Record` before they are rendered.
 
-    def __init__(self, record: Record, match_id: int) -> None:
-        loaded = record.load(match_id)
-        super().__init__(loaded.match, on_accept=self._append)
+    `at` is the match and its newest event number, when the caller has them already.
+    """
+
+    def __init__(self, record: Record, match_id: int, at: tuple[Match, int] | None = None) -> None:
         self.record = record
         self.match_id = match_id
-        self.seq = loaded.last_seq  # the newest event applied to `match`
+        self._unsaid: dict[int, list[Utterance]] = {}  # events not marked announced: their words
+        super().__init__(new_match(record.setup(match_id)[1]) if at is None else at[0],
+                         on_accept=self._append)
+        self.seq = self._load() if at is None else at[1]  # the newest event in `match`
         self.written: int | None = None  # the event the last command recorded, if it did
 
     def hear(self, text: str) -> list[Utterance]:
@@ -34,31 +38,55 @@ class Ledger(Session):
         self.written = None
         with self.record.locked():
             self.refresh()
-            return super().command(command)
+            said = super().command(command)
+        return self._kept(said)
+
+    def _kept(self, said: list[Utterance]) -> list[Utterance]:
+        """`said`, kept until the event the command recorded, if any, is marked announced."""
+        if self.written is not None:
+            self._unsaid[self.written] = said
+        return said
 
     def refresh(self) -> tuple[RecordedEvent, ...]:
         """Apply the events other processes recorded since this ledger's newest; returns them."""
         if self.record.last_seq(self.match_id) == self.seq:
             return ()
-        loaded = self.record.load(self.match_id)
-        newer = loaded.events[self.seq :]
-        self.match, self.seq = loaded.match, loaded.last_seq
+        newer = self.record.events(self.match_id, after=self.seq)
+        for match, _ in self.record.replayed(self.match_id, self.match, newer):
+            self.match, self.seq = match, self.seq + 1
         return newer
+
+    def break_started(self) -> float | None:
+        """When the break in progress began, in POSIX seconds, as the record has it.
+
+        A break is on only after a BREAK event, and stays on only while it is in force, so its
+        start is the newest BREAK recorded.
+        """
+        if self.match.pause is None and self.match.warm_up is None:
+            return None
+        kind = Kind.WARM_UP if self.match.warm_up is not None else Kind.BREAK  # timed alike
+        started = self.record.break_started(self.match_id, kind)
+        return None if started is None else started.timestamp()
 
     def mark_announced(self, seq: int) -> None:
         """Note that event `seq` has been voiced, so that resuming does not voice it again."""
         self.record.mark_announced(self.match_id, seq)
+        self._unsaid.pop(seq, None)
 
     def unannounced(self) -> list[tuple[int, list[Utterance]]]:
-        """The events recorded but never marked announced, each with what it had to say."""
-        loaded = self.record.load(self.match_id)
-        session = Session(new_match(loaded.setup))
-        pending = []
-        for event in loaded.events:
-            said = session.command(event.command)
+        """The events never marked announced, each with what it had to say: those recorded
+        before this ledger was opened and those it recorded itself."""
+        return sorted(self._unsaid.items())
+
+    def _load(self) -> int:
+        """Replay the record once onto the new match, keeping what unannounced events said; the
+        newest event's number."""
+        events = self.record.events(self.match_id)
+        steps = self.record.replayed(self.match_id, self.match, events)
+        for event, (self.match, said) in zip(events, steps, strict=True):
             if not event.announced:
-                pending.append((event.seq, said))
-        return pending
+                self._unsaid[event.seq] = self.utterances(said)
+        return events[-1].seq if events else 0
 
     def _append(self, command: Command) -> None:
         seq = self.seq + 1

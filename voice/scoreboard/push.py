@@ -1,5 +1,5 @@
-"""The watcher: it polls the record of every watched match and pushes each newer scoreboard state
-to the match's watchers, whichever process recorded the event.
+"""The watcher: it pushes each new board of a match to the match's watchers, as one text made
+once per event, and polls the record for events other processes wrote.
 """
 
 from __future__ import annotations
@@ -12,25 +12,28 @@ from typing import Any
 
 from voice.match_record.database import RecordError
 from voice.scoreboard.record_worker import Desk
+from voice.scoreboard.view import server_time
 
-POLL_SECONDS = 0.05  # how often the newest event number of each watched match is read
+POLL_SECONDS = 0.05  # how often the newest event number of each match shown is read
 log = logging.getLogger("referee.serve")
 
 State = dict[str, Any]
 
 
 class Watcher:
-    """Each watcher of a match has a one-slot queue holding the newest state it has not taken."""
+    """Each watcher of a match has a one-slot queue holding the newest board it has not taken."""
 
     def __init__(self, desk: Desk, interval: float = POLL_SECONDS) -> None:
         self.desk = desk
         self.interval = interval
-        self._watchers: dict[int, dict[asyncio.Queue[State], int]] = {}
+        self._watchers: dict[int, dict[asyncio.Queue[str], int]] = {}
+        self._failed: dict[int, int] = {}  # a match that could not be read, at its newest event
+        desk.subscribe(self.publish)
 
     @contextmanager
-    def watch(self, match_id: int, seq: int) -> Iterator[asyncio.Queue[State]]:
-        """A queue of the match's states newer than event `seq`, for as long as the block runs."""
-        queue: asyncio.Queue[State] = asyncio.Queue(maxsize=1)
+    def watch(self, match_id: int, seq: int) -> Iterator[asyncio.Queue[str]]:
+        """A queue of the match's boards newer than event `seq`, for as long as the block runs."""
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
         watchers = self._watchers.setdefault(match_id, {})
         watchers[queue] = seq
         try:
@@ -39,6 +42,19 @@ class Watcher:
             del watchers[queue]
             if not watchers:
                 del self._watchers[match_id]
+
+    def publish(self, match_id: int) -> None:
+        """Give the match's current board, made into text once, to each watcher behind it."""
+        watchers = self._watchers.get(match_id)
+        view = self.desk.shown(match_id)
+        if not watchers or view is None:
+            return
+        current = view.current
+        text = current.text(server_time())
+        for queue, seen in watchers.items():
+            if seen < current.seq:
+                _replace(queue, text)
+                watchers[queue] = current.seq
 
     async def run(self) -> None:
         """Poll until cancelled; a record that cannot be read is logged, and polled again."""
@@ -50,29 +66,20 @@ class Watcher:
                 log.warning("cannot read the match record: %s", error)
 
     async def poll(self) -> None:
-        """Push the current state to each watcher that has not seen the newest event; a match
-        whose record cannot be read is logged once and skipped."""
-        if not self._watchers:
-            return
-        newest = await self.desk.last_seqs(list(self._watchers))
-        for match_id, seq in newest.items():
-            watchers = self._watchers.get(match_id, {})
-            if all(seen == seq for seen in watchers.values()):
+        """Bring each match shown up to the record; one that cannot be read is logged once."""
+        for match_id, seq in (await self.desk.newest()).items():
+            view = self.desk.shown(match_id)
+            if view is None or view.seq == seq or self._failed.get(match_id) == seq:
                 continue
             try:
-                state = await self.desk.state(match_id)
+                await self.desk.catch_up(match_id)
             except RecordError as error:
                 log.warning("match %s cannot be shown: %s", match_id, error)
-                watchers.update(dict.fromkeys(watchers, seq))  # reported once, not every poll
-                continue
-            for queue, seen in watchers.items():
-                if seen != state["seq"]:
-                    _replace(queue, state)
-                    watchers[queue] = state["seq"]
+                self._failed[match_id] = seq  # reported once, not every poll
 
 
-def _replace(queue: asyncio.Queue[State], state: State) -> None:
-    """Put `state` in the one-slot queue, dropping an older state not yet taken."""
+def _replace(queue: asyncio.Queue[str], text: str) -> None:
+    """Put `text` in the one-slot queue, dropping an older board not yet taken."""
     if queue.full():
         queue.get_nowait()
-    queue.put_nowait(state)
+    queue.put_nowait(text)

@@ -1,5 +1,7 @@
-"""The server's hold on the match record: one worker thread owns the connection and does every
-read and write for the web requests and the watcher, one at a time.
+"""The server's hold on the match record: each match shown is kept in memory as a `View`,
+advanced per event. Two threads each own a connection: the record thread takes commands and
+advances the views; the reader loads a match the first time it is asked for, lists events and
+polls, so public reads and polls never wait behind a command, nor a command behind them.
 """
 
 from __future__ import annotations
@@ -7,44 +9,109 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from phrases.render import Utterance
 from rules.command import Command
-from voice.match_record.database import NoSuchMatch, Record, RecordedEvent, RecordError
+from voice.match_record.database import Record, RecordedEvent, RecordError
 from voice.match_record.ledger import Ledger
-from voice.scoreboard.view import board
+from voice.match_record.protocol import protocol_pdf
+from voice.scoreboard.view import Snapshot, View, server_time
 
-T = TypeVar("T")
 Taken = tuple[int | None, list[Utterance]]  # the event recorded (if any), what is to be said
 
 
-
 class Desk:
-    """The match record for asyncio code, once opened; each read or write may raise RecordError."""
+    """The match record for asyncio code, once opened; each read or write may raise RecordError.
+
+    Listeners (`subscribe`) hear, on the event loop, of each match whose board has changed.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._views: dict[int, View] = {}  # advanced on the record thread only
+        self._loading: dict[int, asyncio.Future[View]] = {}
+        self._ledgers: dict[int, Ledger] = {}  # used on the record thread only
+        self._listeners: list[Callable[[int], None]] = []
 
     def open(self) -> None:
-        """Open the record on a new worker thread; RecordError, and no thread, if it cannot be."""
+        """Open the record on two new threads; RecordError, and no thread, if it cannot be.
+
+        Nothing is kept from an earlier opening: the record may have changed meanwhile.
+        """
+        self._views.clear()
+        self._ledgers.clear()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record-reader")
         try:
             self._record = self._worker.submit(Record.open, self.path).result()
+            try:
+                self._reading = self._reader.submit(Record.open, self.path, False).result()
+            except RecordError:
+                self._worker.submit(self._record.close).result()
+                raise
         except RecordError:
             self._worker.shutdown()
+            self._reader.shutdown()
             raise
+
+    def subscribe(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(match_id)` each time the board of a match shown changes."""
+        self._listeners.append(listener)
+
+    def shown(self, match_id: int) -> View | None:
+        """The match's view, if it has been loaded."""
+        return self._views.get(match_id)
+
+    async def view(self, match_id: int) -> View:
+        """The match's view, loaded (on the reader, once) the first time it is asked for."""
+        view = self._views.get(match_id)
+        if view is not None:
+            return view
+        loading = self._loading.get(match_id)
+        if loading is None:
+            job = self._reader.submit(View.load, self._reading, match_id)
+            loading = self._loading[match_id] = asyncio.wrap_future(job)
+        try:
+            view = await asyncio.shield(loading)
+        finally:
+            if self._loading.get(match_id) is loading:
+                del self._loading[match_id]
+        return self._views.setdefault(match_id, view)
+
+    async def board(self, match_id: int) -> Snapshot:
+        """The match's current board as JSON text, the same for every reader."""
+        return (await self.view(match_id)).current
 
     async def state(self, match_id: int) -> dict[str, Any]:
         """The scoreboard state of the match, with the server's time for the break countdown."""
-        state = await self._on(match_id, lambda: board(self._record.load(match_id)))
-        return {**state, "now": datetime.now(UTC).isoformat(timespec="milliseconds")}
+        return {**(await self.view(match_id)).state, "now": server_time()}
 
     async def events(self, match_id: int) -> tuple[RecordedEvent, ...]:
         """The match's recorded events, oldest first."""
-        return await self._on(match_id, lambda: self._record.load(match_id).events)
+        return await asyncio.wrap_future(self._reader.submit(self._reading.events, match_id))
+
+    async def protocol(self, match_id: int) -> bytes:
+        """The match's printable protocol (PDF)."""
+        job = self._reader.submit(lambda: protocol_pdf(self._reading.load(match_id)))
+        return await asyncio.wrap_future(job)
+
+    async def match_ids(self) -> list[int]:
+        """The number of every match in the record, oldest first."""
+        return await asyncio.wrap_future(self._reader.submit(self._reading.match_ids))
+
+    async def newest(self) -> dict[int, int]:
+        """The newest event number of each match shown (one index lookup each)."""
+        shown = list(self._views)
+        job = self._reader.submit(lambda: {m: self._reading.last_seq(m) for m in shown})
+        return await asyncio.wrap_future(job)
+
+    async def catch_up(self, match_id: int) -> None:
+        """Bring the match's view up to its record, whichever process wrote the events."""
+        view = self._views[match_id]
+        if await asyncio.wrap_future(self._worker.submit(view.catch_up, self._record)):
+            self._changed(match_id)
 
     async def command(self, match_id: int, command: Command) -> Taken:
         """Take `command` through the ledger, exactly as the voice loop does; the event it
@@ -55,34 +122,31 @@ class Desk:
         """Take a phrase through the ledger, as if the recogniser had heard it."""
         return await self._take(match_id, lambda ledger: ledger.hear(text))
 
-    async def last_seqs(self, match_ids: list[int]) -> dict[int, int]:
-        """The newest event number of each match (cheap: one index lookup each)."""
-        future = self._worker.submit(lambda: {m: self._record.last_seq(m) for m in match_ids})
-        return await asyncio.wrap_future(future)
-
     def close(self) -> None:
         """Finish what is queued, then close the record."""
+        self._reader.submit(self._reading.close).result()
+        self._reader.shutdown()
         self._worker.submit(self._record.close).result()
         self._worker.shutdown()
 
-    async def _on(self, match_id: int, job: Callable[[], T]) -> T:
-        return await asyncio.wrap_future(self._worker.submit(self._checked, match_id, job))
-
-    def _checked(self, match_id: int, job: Callable[[], T]) -> T:
-        """`job()`, its RecordError made a NoSuchMatch when the match is not in the record."""
-        try:
-            return job()
-        except RecordError:
-            if all(entry.id != match_id for entry in self._record.matches()):
-                raise NoSuchMatch(match_id, self._record.path) from None
-            raise
-
     async def _take(self, match_id: int, act: Callable[[Ledger], list[Utterance]]) -> Taken:
-        def job() -> Taken:
-            ledger = Ledger(self._record, match_id)
+        view = await self.view(match_id)
+
+        def job() -> tuple[bool, Taken]:
+            ledger = self._ledgers.get(match_id)
+            if ledger is None:  # it starts where the view is: nothing is replayed again
+                ledger = Ledger(self._record, match_id, at=(view.match, view.seq))
+                self._ledgers[match_id] = ledger
             said = act(ledger)
             if ledger.written is not None:  # the reply shows it, as `simulate --jsonl` does
                 ledger.mark_announced(ledger.written)
-            return ledger.written, said
+            return view.catch_up(self._record), (ledger.written, said)
 
-        return await self._on(match_id, job)
+        changed, taken = await asyncio.wrap_future(self._worker.submit(job))
+        if changed:
+            self._changed(match_id)
+        return taken
+
+    def _changed(self, match_id: int) -> None:
+        for listener in self._listeners:
+            listener(match_id)

@@ -5,14 +5,16 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from rules.command import MAX_FRAME, Command, Kind
 
 Ball = Literal["white", "yellow", "red"]
-# Every command the referee may give; TICK is the break clock's, never a person's.
+# Every command the referee may give; TICK is the break clock's, never a person's, and the
+# protocol's corrections have their own route (`CorrectionIn`).
+NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING})
 Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
-    "Control", {kind.name: kind.value for kind in Kind if kind is not Kind.TICK}
+    "Control", {kind.name: kind.value for kind in Kind if kind not in NOT_CONTROLS}
 )
 
 
@@ -37,6 +39,26 @@ class Player(BaseModel):
     highest_run: int
     break_taken: bool
     reminder: Spoken | None = Field(description="«για πέντε» / «για τρεις» while it holds")
+    distance: int = Field(description="his own distance (the same for both without a handicap)")
+    target: int = Field(description="the total he plays to (more in an extension)")
+    innings_left: int | None = Field(
+        description="innings still to play under the limit, the current one included"
+    )
+
+
+class Spot(BaseModel):
+    """Where one ball is placed."""
+
+    ball: Ball
+    spot: Literal["head", "centre", "foot"]
+
+
+class BallsOff(BaseModel):
+    """Balls off the table, as the PA announced them."""
+
+    text: str = Field(description="what the voice said (Greek)")
+    display: str = Field(description="the written form")
+    spots: list[Spot] = Field(description="each ball on its spot, in the order announced")
 
 
 class Board(BaseModel):
@@ -60,7 +82,16 @@ class Board(BaseModel):
     break_started: str | None = Field(description="ISO time the record gives the break's start")
     break_seconds: int
     call: list[Spoken] = Field(description="the PA's zone calls at the latest stroke in force")
+    balls_off: BallsOff | None = Field(
+        description="balls off the table at the latest stroke in force, and their spots"
+    )
     winner: str | None
+    drawn: bool = Field(description="the innings limit reached on equal points, as a draw")
+    innings_limit: int | None
+    on_tie: Literal["extension", "draw"]
+    warm_up: str | None = Field(description="the player warming up")
+    warm_up_started: str | None = Field(description="ISO time the record gives its start")
+    warm_up_seconds: int = Field(description="how long a warm-up lasts")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
 
 
@@ -73,6 +104,8 @@ class RecordedCommand(BaseModel):
     covered: list[tuple[Ball, Ball]] | None = None
     seconds: float | None = None
     frames: list[int] | None = None
+    inning: int | None = None
+    points: int | None = None
 
 
 class EventOut(BaseModel):
@@ -118,6 +151,31 @@ class CommandIn(BaseModel):
         )
 
 
+class CorrectionIn(BaseModel):
+    """A correction of the protocol: inning K of a player had N points, or a round forgotten
+    before inning K (`insert`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    inning: int = Field(ge=1, le=100_000, description="the inning's number, from 1")
+    player: str | None = Field(None, max_length=200, description="the surname (not with insert)")
+    points: int | None = Field(None, ge=-100_000, le=100_000, description="the inning's points")
+    insert: StrictBool = Field(False, description="insert a round of misses before inning K")
+
+    @field_validator("inning", "points", mode="before")
+    @classmethod
+    def _number(cls, value: Any) -> Any:
+        if isinstance(value, bool | str):  # pydantic's lax mode would read them as numbers
+            raise ValueError("must be a JSON number")
+        return value
+
+    def command(self) -> Command:
+        """The rules core's command."""
+        if self.insert:
+            return Command(Kind.INSERT_INNING, inning=self.inning)
+        return Command(Kind.CORRECT, player=self.player, inning=self.inning, points=self.points)
+
+
 class Problem(BaseModel):
     """Why a request was refused."""
 
@@ -137,3 +195,11 @@ class Reply(BaseModel):
 
     recorded: int | None = Field(description="the event number, or null: nothing was recorded")
     utterances: list[Spoken]
+
+
+class Panel(BaseModel):
+    """A match's control panel, for whoever holds the token."""
+
+    match: int
+    url: str = Field(description="the panel's link; it carries the token after the #")
+    qr: str = Field(description="the link as a QR code, an SVG element")

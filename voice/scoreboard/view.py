@@ -1,80 +1,156 @@
-"""The hall scoreboard's view of a recorded match: its summary, the latest calls, the break clock.
-
-Everything is derived by replaying the record; nothing here is stored.
-"""
+"""The hall scoreboard's view of a recorded match, advanced one recorded event at a time: its
+summary, the latest calls, balls off the table, the reminders, the break's start, as JSON."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from phrases.render import Utterance
-from rules.command import Command, Kind
+from phrases.bank import Channel, bank
+from rules.announcement import Announcement, Code
+from rules.command import Kind
 from rules.match import BREAK_SECONDS
-from rules.state import Setup, new_match
+from rules.state import Match, new_match
 from rules.summary import summary
-from voice.match_record.database import LoadedMatch, RecordedEvent
+from voice.match_record.database import Record, RecordedEvent
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
 REMINDERS = frozenset({"for_five", "for_three"})
-CLOCK = frozenset({Kind.BREAK, Kind.BREAK_END, Kind.TICK})  # events that say nothing of the balls
-
-Said = tuple[RecordedEvent, list[Utterance]]  # an event and what the PA said when it was taken
-
-
-def in_force(setup: Setup, events: tuple[RecordedEvent, ...]) -> list[Said]:
-    """The events behind the match's history (what UNDO left), each with what the PA said."""
-    session = Session(new_match(setup))
-    kept: list[Said] = []
-    for event in events:
-        said = [u for u in session.command(event.command) if u.channel == "pa"]
-        if event.command.kind is Kind.UNDO:
-            kept = _matching(kept, session.match.history)
-        else:
-            kept.append((event, said))
-    return kept
+SPOKEN = ("code", "channel", "text", "display", "player", "points")  # an utterance's fields
+# Events that say nothing of the balls.
+CLOCK = frozenset({
+    Kind.BREAK, Kind.BREAK_END, Kind.TICK, Kind.WARM_UP, Kind.WARM_UP_END, Kind.CORRECT,
+    Kind.INSERT_INNING,
+})
 
 
-def board(loaded: LoadedMatch) -> dict[str, Any]:
-    """The match's summary with each player's reminder, the latest zone call and the break start.
+@dataclass(frozen=True)
+class Shown:
+    """What the board shows beyond the match's own state, as of one event in force; it is put
+    into words only when shown."""
 
-    The call is what the PA said of the balls at the latest stroke in force; a reminder
-    («για πέντε») is the one said at the player's latest point in force.
+    call: tuple[Announcement, ...] = ()  # the PA's zone calls at the latest stroke
+    balls_off: Announcement | None = None  # balls off the table at the latest stroke
+    reminders: tuple[Announcement | None, Announcement | None] = (None, None)  # at each's point
+    break_started: str | None = None  # when the latest break was recorded
+    warm_up_started: str | None = None  # when the latest warm-up was recorded
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The board as of event `seq`, as JSON text without the server's time."""
+
+    seq: int
+    body: str
+
+    def text(self, now: str) -> str:
+        """The JSON text with the server's time `now` (ISO) added, to set the countdown by."""
+        return f'{self.body[:-1]},"now":{json.dumps(now)}}}'
+
+
+class View:
+    """A match as the board shows it, kept current by `catch_up` one recorded event at a time.
+
+    `_shown` holds one `Shown` per event in force that is not a clock tick: an undo pops one.
     """
-    call: list[Utterance] = []
-    reminders: dict[str, Utterance | None] = {}
-    break_started = None
-    for event, said in in_force(loaded.setup, loaded.events):
-        if event.command.kind not in CLOCK:
-            call = [u for u in said if u.code in CALLS]
-        if event.command.kind is Kind.BREAK:
-            break_started = event.created
-        scorer = next((u.player for u in said if u.code == "score"), None)
+
+    def __init__(self, match_id: int, match: Match) -> None:
+        self.match_id = match_id
+        self._session = Session(match)  # renders what each event said, as it was voiced
+        self.seq = 0  # the newest event taken
+        self._shown = [Shown()]
+        self.state = self.board()  # as plain data, without the server's time
+        self.current = Snapshot(0, _json(self.state))
+
+    @classmethod
+    def load(cls, record: Record, match_id: int) -> View:
+        """The view of match `match_id`, its record replayed once."""
+        view = cls(match_id, new_match(record.setup(match_id)[1]))
+        view.catch_up(record)
+        return view
+
+    @property
+    def match(self) -> Match:
+        """The match as of the newest event taken."""
+        return self._session.match
+
+    def catch_up(self, record: Record) -> bool:
+        """Take the events recorded after the newest taken; whether there were any."""
+        events = record.events(self.match_id, after=self.seq)
+        steps = record.replayed(self.match_id, self.match, events)
+        for event, (match, said) in zip(events, steps, strict=True):
+            self.take(event, match, said)
+        if events:
+            self.state = self.board()
+            self.current = Snapshot(self.seq, _json(self.state))
+        return bool(events)
+
+    def take(self, event: RecordedEvent, match: Match, said: list[Announcement]) -> None:
+        """Take one recorded event: the match it led to and what the rules said of it."""
+        kind = event.command.kind
+        self._session.match = match
+        if kind is Kind.UNDO:
+            self._shown.pop()  # a recorded undo withdrew an event in force, never a tick
+        elif kind is not Kind.TICK:
+            self._shown.append(self._next(kind, event.created, said))
+        self.seq = event.seq
+
+    def _next(self, kind: Kind, created: str, said: list[Announcement]) -> Shown:
+        """What the board shows after an event of `kind` recorded at `created` that said `said`."""
+        before = self._shown[-1]
+        phrases = bank()
+        pa = [a for a in said if phrases.template(a.code, a.variant).channel is Channel.PA]
+        call, balls_off = before.call, before.balls_off
+        if kind not in CLOCK:
+            call = tuple(a for a in pa if a.code in CALLS)
+            balls_off = next((a for a in said if a.code is Code.BALL_OFF_TABLE), None)
+        reminders = before.reminders
+        scorer = next((a.player for a in pa if a.code is Code.SCORE), None)
         if scorer is not None:
-            reminders[scorer] = next((u for u in said if u.code in REMINDERS), None)
-    state = summary(loaded.match)
-    for player in state["players"]:
-        reminder = reminders.get(player["surname"])
-        player["reminder"] = None if reminder is None else asdict(reminder)
-    return {
-        "match": loaded.id,
-        "seq": loaded.last_seq,
-        **state,
-        "call": [asdict(u) for u in call],
-        "break_started": break_started if loaded.match.pause is not None else None,
-        "break_seconds": BREAK_SECONDS,
-    }
+            reminder = next((a for a in pa if a.code in REMINDERS), None)
+            index = self.match.setup.players.index(scorer)
+            reminders = (reminder, reminders[1]) if index == 0 else (reminders[0], reminder)
+        started = created if kind is Kind.BREAK else before.break_started
+        warm_up = created if kind is Kind.WARM_UP else before.warm_up_started
+        return Shown(call, balls_off, reminders, started, warm_up)
+
+    def _spoken(self, said: Announcement, keys: tuple[str, ...] = SPOKEN) -> dict[str, Any]:
+        """An announcement in words, in the fields `referee simulate --jsonl` writes."""
+        (utterance,) = self._session.utterances([said])
+        return {key: getattr(utterance, key) for key in keys}
+
+    def board(self) -> dict[str, Any]:
+        """The board as of the newest event taken: the match's summary with each player's
+        reminder, the latest zone call, the balls off the table and the break's start."""
+        shown = self._shown[-1]
+        state = summary(self.match)
+        for player, reminder in zip(state["players"], shown.reminders, strict=True):
+            player["reminder"] = None if reminder is None else self._spoken(reminder)
+            del player["innings_points"]  # the protocol's: it grows with the match
+        off = shown.balls_off
+        return {
+            "match": self.match_id,
+            "seq": self.seq,
+            **state,
+            "call": [self._spoken(a) for a in shown.call],
+            "balls_off": None if off is None else {
+                **self._spoken(off, ("text", "display")),
+                "spots": [{"ball": ball, "spot": spot} for ball, spot in off.spots],
+            },
+            "break_started": shown.break_started if self.match.pause is not None else None,
+            "break_seconds": BREAK_SECONDS,
+            "warm_up_started": shown.warm_up_started if self.match.warm_up is not None else None,
+            "warm_up_seconds": self.match.setup.warm_up_seconds,
+        }
 
 
-def _matching(kept: list[Said], history: tuple[Command, ...]) -> list[Said]:
-    """The kept events that the history after an UNDO still holds, in order.
+def server_time() -> str:
+    """The server's time now, as the board's `now` gives it."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
-    UNDO drops one command and any clock tick that no longer changes anything, so the history
-    is a subsequence of the kept events' commands.
-    """
-    matched: list[Said] = []
-    for item in kept:
-        if len(matched) < len(history) and item[0].command == history[len(matched)]:
-            matched.append(item)
-    return matched
+
+def _json(state: dict[str, Any]) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

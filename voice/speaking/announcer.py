@@ -2,30 +2,39 @@
 
 from __future__ import annotations
 
+import math
 import queue
 import sys
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
 
 from phrases.render import Utterance
 
+PA_KEPT = 16  # how many of the latest PA utterances are kept for the echo guard
+
 
 class Output(Protocol):
     """Somewhere speech can be played: the hall's PA or the referee's headset."""
+
+    @property
+    def rate(self) -> int:
+        """The sample rate it plays at."""
 
     def play(self, samples: np.ndarray, rate: int) -> None:
         """Play the samples, returning when they have been played."""
 
 
 class Voice(Protocol):
-    """Text → (int16 samples, rate), e.g. voice.speak.Synthesiser."""
+    """Utterance → samples at an output's rate, e.g. voice.speaking.voicing.Voicing."""
 
-    def render(self, text: str) -> tuple[np.ndarray, int]:
-        """The speech for `text`."""
+    def audio(self, utterance: Utterance, rate: int) -> np.ndarray:
+        """The utterance's audio at `rate` samples per second."""
 
 
 class Speaker(Protocol):
@@ -36,6 +45,16 @@ class Speaker(Protocol):
 
     def close(self) -> None:
         """Finish what is queued."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """One utterance on the PA, from `started` to `ended` (time.monotonic(); infinite while it
+    plays): what the echo guard compares the referee's phrases with."""
+
+    text: str
+    started: float
+    ended: float
 
 
 @dataclass
@@ -53,6 +72,7 @@ class Announcer:
         self._queue: queue.Queue[_Batch | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
         self.failures: list[str] = []
+        self.on_pa: deque[Played] = deque(maxlen=PA_KEPT)  # the latest PA utterances, in order
         self._thread.start()
 
     def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
@@ -72,8 +92,15 @@ class Announcer:
 
     def _speak(self, utterance: Utterance) -> bool:
         try:
-            samples, rate = self._voice.render(utterance.text)
-            self._outputs[utterance.channel].play(samples, rate)
+            output = self._outputs[utterance.channel]
+            samples = self._voice.audio(utterance, output.rate)
+            if utterance.channel == "pa":
+                self.on_pa.append(Played(utterance.text, time.monotonic(), math.inf))
+            try:
+                output.play(samples, output.rate)
+            finally:
+                if utterance.channel == "pa":
+                    self.on_pa[-1] = replace(self.on_pa[-1], ended=time.monotonic())
         except Exception as error:  # a failed output must not stop the announcements
             self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
             sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")

@@ -1,12 +1,13 @@
 """Text to speech: Greek text rendered by espeak-ng's Greek voice through pyttsx3."""
 
 import contextlib
+import ctypes
 import functools
 import io
 import tempfile
 import threading
 import wave
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ GREEK_VOICE_ID = "grk/el"
 # runs while vosk decodes on the other core); a fresh pass then succeeds.
 ATTEMPTS = 3
 RATE = 175  # words per minute: espeak-ng's own default (pyttsx3 alone would use 200)
+MIN_RATE, MAX_RATE = 80, 450  # what espeak-ng accepts
 # Texts whose speech is kept: a match repeats few (the low runs, the names, «για πέντε»); about
 # 60 kB each, so some 15 MB.
 CACHE_SIZE = 256
@@ -39,12 +41,16 @@ def _is_greek(voice: Voice) -> bool:
     return any(code == "el" or code.startswith("el-") for code in codes)
 
 
-def find_greek_voice(voices: Iterable[Voice]) -> Voice:
-    """Pick espeak-ng's Greek voice: id grk/el if present, else any voice with language el."""
+def find_greek_voice(voices: Iterable[Voice], wanted: str = GREEK_VOICE_ID) -> Voice:
+    """The Greek voice `wanted` (an espeak-ng id, e.g. an mbrola voice); for grk/el, any voice
+    with language el when it is missing."""
     voices = list(voices)
     for voice in voices:
-        if str(voice.id).lower() == GREEK_VOICE_ID:
+        if str(voice.id).lower() == wanted.lower() and _is_greek(voice):
             return voice
+    if wanted.lower() != GREEK_VOICE_ID:
+        greek = ", ".join(str(v.id) for v in voices if _is_greek(v)) or "none"
+        raise SpeechError(f"espeak-ng has no Greek voice {wanted!r}; its Greek voices: {greek}")
     for voice in voices:
         if _is_greek(voice):
             return voice
@@ -55,19 +61,25 @@ def find_greek_voice(voices: Iterable[Voice]) -> Voice:
 
 
 @functools.cache
-def _engine() -> tuple[pyttsx3.Engine, Voice]:
-    """Start pyttsx3's espeak driver once per process, set to the Greek voice."""
+def _engine() -> pyttsx3.Engine:
+    """Start pyttsx3's espeak driver once per process."""
     try:
-        engine = pyttsx3.init("espeak")
+        return pyttsx3.init("espeak")
     except (ImportError, OSError, RuntimeError) as exc:
         message = f"cannot start espeak-ng through pyttsx3 ({exc}); {INSTALL_HINT}"
         raise SpeechError(message) from exc
-    voice = find_greek_voice(engine.getProperty("voices"))
-    # Set once: these are applied at the first runAndWait, and espeak-ng applies later
-    # changes asynchronously (a new rate would only take effect one render late).
-    engine.setProperty("voice", voice.id)
-    engine.setProperty("rate", RATE)
-    return engine, voice
+
+
+@functools.cache
+def _espeak_parameter() -> Callable[[int, int], int]:
+    """espeak_GetParameter(parameter, current) as espeak-ng declares it.
+
+    pyttsx3 declares it without `current`, so it returns the parameter's default or its value
+    as a stray register happens to say: a rate of 200 could read as espeak-ng's default 175."""
+    from pyttsx3.drivers import _espeak
+
+    prototype = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int)
+    return prototype(("espeak_GetParameter", _espeak.dll))
 
 
 def _wait_until_idle() -> None:
@@ -91,11 +103,18 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
 
 
 class Synthesiser:
-    """Speaks Greek text with espeak-ng's Greek voice into WAV files or sample arrays; keeps the
-    samples of the `cache` texts rendered last, to give them again without synthesis."""
+    """Speaks Greek text with espeak-ng's Greek voice at `rate` words per minute into WAV files
+    or sample arrays; keeps the samples of the `cache` texts rendered last."""
 
-    def __init__(self, cache: int = CACHE_SIZE) -> None:
-        self._engine, self.voice = _engine()
+    def __init__(
+        self, cache: int = CACHE_SIZE, voice: str = GREEK_VOICE_ID, rate: int = RATE
+    ) -> None:
+        if not MIN_RATE <= rate <= MAX_RATE:
+            raise SpeechError(f"a speaking rate of {rate} words per minute is not "
+                              f"{MIN_RATE} to {MAX_RATE}")
+        self._engine = _engine()
+        self.voice = find_greek_voice(self._engine.getProperty("voices"), voice)
+        self.rate = rate
         self._kept = functools.lru_cache(maxsize=cache)(self._fresh)
 
     @property
@@ -112,6 +131,25 @@ class Synthesiser:
     def render(self, text: str) -> tuple[np.ndarray, int]:
         """Speak `text` and return (int16 mono samples, read-only, sample rate)."""
         return self._kept(text)
+
+    def _settings(self) -> tuple[str, int]:
+        """The voice and rate espeak-ng holds now."""
+        from pyttsx3.drivers import _espeak
+
+        return self._engine.getProperty("voice"), _espeak_parameter()(_espeak.RATE, 1)
+
+    def _choose(self) -> None:
+        """Give espeak-ng this voice and rate now, and wait until it has taken them."""
+        # Not through pyttsx3's setProperty: that waits in its queue until the next run, and
+        # now and then (about one process start in 130, under load) a whole match was said at
+        # pyttsx3's own 200 words per minute; nor checked with its getProperty (see
+        # _espeak_parameter), which could not tell.
+        from pyttsx3.drivers.espeak import EspeakDriver
+
+        if self._engine.getProperty("voice") != self.voice_id:
+            EspeakDriver.setProperty("voice", self.voice.id)
+        EspeakDriver.setProperty("rate", self.rate)
+        _wait_until_idle()
 
     def cache_info(self) -> functools._CacheInfo:
         """How many renders came from the cache (hits) and how many were synthesised (misses)."""
@@ -143,12 +181,19 @@ class Synthesiser:
         # pyttsx3 also prints "Audio saved to ..." on every save; keep that off our stdout.
         with _RENDER_LOCK, contextlib.redirect_stdout(io.StringIO()):
             _wait_until_idle()
+            if self._settings() != (self.voice_id, self.rate):  # e.g. another synthesiser's
+                self._choose()
             self._engine.save_to_file(text, str(path))
             self._engine.runAndWait()
             _wait_until_idle()
-            active = self._engine.getProperty("voice")
-        if active != self.voice_id:
-            raise SpeechError(f"espeak-ng did not take voice {self.voice_id} (active: {active})")
+            active, rate = self._settings()
+        # Checked again after the text, as the voice is: changed while it was said, it is said
+        # again (the next pass sets them first).
+        if (active, rate) != (self.voice_id, self.rate):
+            raise SpeechError(
+                f"espeak-ng took voice {active} at {rate} words per minute, "
+                f"not {self.voice_id} at {self.rate}"
+            )
         if not path.is_file():
             raise SpeechError(f"espeak-ng wrote no audio for {text!r} to {path}")
         samples, rate = read_wav(path)

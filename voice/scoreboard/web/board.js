@@ -1,15 +1,8 @@
 // The public scoreboard: renders each state the server pushes; the break clock runs here.
 // `?overlay=1` turns the page into a stream's lower third (board.css: body.overlay).
 import { clock, countdown, follow, matchNumber } from "./feed.js";
+import { GAMES } from "./games.js";
 
-const GAMES = {
-  "libre": "ΕΛΕΥΘΕΡΟ",
-  "cadre-47-2": "ΚΑΔΡΟ 47/2",
-  "cadre-71-2": "ΚΑΔΡΟ 71/2",
-  "cadre-47-1": "ΚΑΔΡΟ 47/1",
-  "one-cushion": "ΣΠΟΝΤΑ",
-  "three-cushion": "ΤΡΙΣΠΟΝΤΕΣ",
-};
 const OFF = "ball_off_table";  // the PA's call for balls off the table, drawn on its own
 const $ = (id) => document.getElementById(id);
 let shown = null;
@@ -36,7 +29,9 @@ function render(state, serverOffset) {
     side.querySelector(".points").textContent = player.points;
     side.querySelector(".reminder").textContent = player.reminder ? player.reminder.display : "";
     side.querySelector(".run").textContent = atTable ? `ΣΕΡΙ ${state.run}` : "";
-    side.querySelector(".innings").textContent = player.innings;
+    side.querySelector(".innings").textContent = player.innings_left === null
+      ? player.innings
+      : `${player.innings} · ΑΠΟΜΕΝΟΥΝ ${player.innings_left}`;  // the innings limit
     side.querySelector(".average").textContent = player.average.toFixed(3);
     side.querySelector(".highest").textContent = player.highest_run;
   });
@@ -125,8 +120,13 @@ function tick() {
   let text = "";
   if (shown.winner) {
     text = `ΝΙΚΗΤΗΣ: ${shown.winner}`;
+  } else if (shown.drawn) {
+    text = "ΙΣΟΠΑΛΙΑ";
   } else if (shown.break_started) {
     text = `ΔΙΑΛΕΙΜΜΑ · ${shown.break} · ${countdown(shown, offset)}`;
+  } else if (shown.warm_up_started) {
+    const timer = { break_started: shown.warm_up_started, break_seconds: shown.warm_up_seconds };
+    text = `ΠΡΟΘΕΡΜΑΝΣΗ · ${shown.warm_up} · ${countdown(timer, offset)}`;
   } else if (shown.turn === null) {
     text = "ΙΣΟΠΑΛΙΑ · ΠΟΙΟΣ ΞΕΚΙΝΑ;";
   }

@@ -91,6 +91,16 @@ document.querySelectorAll("button[data-kind]").forEach((button) => {
   });
 });
 
+$("protocol").href = `/api/matches/${match}/protocol.pdf`;
+$("correct").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target.elements;
+  const inning = Number(form.inning.value);
+  send("corrections", form.insert.checked
+    ? { inning, insert: true }
+    : { inning, player: form.player.value.trim(), points: Number(form.points.value) });
+});
+
 $("phrase").addEventListener("submit", (event) => {
   event.preventDefault();
   const field = event.target.elements.text;

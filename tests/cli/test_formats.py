@@ -1,0 +1,208 @@
+"""`simulate` with an innings limit, a handicap and the warm-up; `correct`; the JSON and PDF
+exports of the protocol."""
+
+import json
+import re
+import sqlite3
+import subprocess
+from contextlib import closing
+
+import pytest
+
+from tests.support.match import PLAYERS, A, B
+from tests.support.server import ARTIFACTS
+from voice.match_record.database import Record
+
+NAMES = ",".join(PLAYERS)
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "m.sqlite3"
+
+
+def simulate(referee, tmp_path, db, *lines, distance="50", options=()):
+    path = tmp_path / "phrases.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return referee("simulate", "--discipline", "libre", "--distance", distance,
+                   "--players", NAMES, "--db", db, "--jsonl", "--input", path, *options)
+
+
+def lines(out):
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_an_innings_limited_match_ends_after_both_last_innings_and_is_kept(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "άστοχο", "άστοχο",
+                            options=("--innings", "1"))
+    said = lines(out)
+    assert code == 0
+    assert [s["code"] for s in said[:-1]] == ["score", "turn", "last_inning", "winner"]
+    assert said[-1]["winner"] == A and said[-1]["innings_limit"] == 1
+    with Record.open(db) as record:
+        assert record.load(1).setup.innings_limit == 1
+
+
+def test_a_tie_at_the_limit_is_a_draw_with_on_tie_draw(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "άστοχο", "άστοχο",
+                            options=("--innings", "1", "--on-tie", "draw"))
+    assert lines(out)[-2]["code"] == "draw" and lines(out)[-1]["drawn"] is True
+
+
+def test_a_handicap_gives_each_player_his_distance(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "άστοχο", *["πόντος"] * 3, distance="20,8")
+    said = lines(out)
+    assert [s["code"] for s in said[-3:-1]] == ["score", "for_five"]
+    assert [p["distance"] for p in said[-1]["players"]] == [20, 8]
+    assert said[-1]["distance"] == 20
+
+
+@pytest.mark.parametrize("bad", ["5,6,7", "a", "5,"])
+def test_a_bad_distance_is_one_line_and_exit_2(referee, tmp_path, db, bad):
+    code, _, err = simulate(referee, tmp_path, db, "πόντος", distance=bad)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "distance" in err
+
+
+def test_the_warm_up_is_simulated_until_its_end_is_said(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "προθέρμανση", "πόντος",
+                            "τέλος προθέρμανσης", "πόντος", options=("--warm-up", "3"))
+    said = [s["code"] for s in lines(out)[:-1]]
+    assert said == ["warm_up_start", "refused", "warm_up_end", "score"]
+    with Record.open(db) as record:
+        assert record.load(1).setup.warm_up_seconds == 180
+
+
+def test_a_record_without_the_format_fields_still_loads(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "πόντος")
+    with closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("""UPDATE matches SET setup = '{"discipline": "libre", "distance": 50,
+                    "players": ["Παπαδόπουλος", "Κωνσταντίνου"], "first": 0}'""")
+    code, out, _ = referee("export", "1", "--db", db)
+    assert code == 0 and json.loads(out)["statistics"]["innings_limit"] is None
+
+
+def played(referee, tmp_path, db):
+    """A: 2, 0 and at the table (run 1); B: 1, 0."""
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", "πόντος", "άστοχο",
+             "άστοχο", "άστοχο", "πόντος")
+
+
+def test_export_json_gives_each_players_innings_points(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    code, out, _ = referee("export", "1", "--db", db)
+    players = json.loads(out)["statistics"]["players"]
+    assert [p["innings_points"] for p in players] == [[2, 0, 1], [1, 0]]
+    assert players[0]["points"] == 3 and players[0]["highest_run"] == 2
+
+
+def test_a_correction_is_recorded_announced_and_recomputed(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    code, out, _ = referee("correct", "1", "--inning", "2", "--player", "παπαδοπουλος",
+                           "--points", "4", "--jsonl", "--db", db)
+    said = lines(out)
+    assert code == 0 and said[0]["code"] == "repeat_score" and said[0]["channel"] == "pa"
+    assert said[0]["text"].startswith("διόρθωση")
+    assert said[-1]["players"][0]["innings_points"] == [2, 4, 1]
+    with Record.open(db) as record:
+        loaded = record.load(1)
+    assert loaded.events[-1].command.kind == "correct" and loaded.events[-1].announced
+    assert loaded.match.players[0].points == 7 and loaded.match.players[0].highest_run == 4
+
+
+def test_a_forgotten_round_is_inserted(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    code, out, _ = referee("correct", "1", "--inning", "1", "--insert", "--db", db)
+    assert code == 0
+    code, out, _ = referee("export", "1", "--db", db)
+    players = json.loads(out)["statistics"]["players"]
+    assert [p["innings_points"] for p in players] == [[0, 2, 0, 1], [0, 1, 0]]
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (("--inning", "3", "--player", A, "--points", "1"), "has not finished an inning 3"),
+    (("--inning", "1", "--player", A, "--points", "-2"), "negative"),
+    (("--inning", "1", "--player", A, "--points", "49"), "before his last inning"),
+    (("--inning", "9", "--insert"), "has not finished"),
+    (("--inning", "1", "--player", "Άλλος", "--points", "1"), "neither of the players"),
+    (("--inning", "1", "--player", A), "needs --player and --points"),
+    (("--inning", "1", "--insert", "--points", "1"), "takes no --player or --points"),
+])
+def test_a_correction_that_cannot_apply_is_one_line_exit_2_and_changes_nothing(
+    referee, tmp_path, db, args, why
+):
+    played(referee, tmp_path, db)
+    before = db.read_bytes()
+    code, out, err = referee("correct", "1", *args, "--db", db)
+    assert code == 2 and out == "" and why in err and len(err.strip().splitlines()) == 1
+    with Record.open(db) as record:
+        assert len(record.load(1).events) == 8
+    assert db.read_bytes() == before
+
+
+def test_a_correction_of_a_finished_match_can_change_the_winner_at_the_limit(
+    referee, tmp_path, db
+):
+    simulate(referee, tmp_path, db, "πόντος", "άστοχο", "πόντος", "πόντος", "άστοχο",
+             options=("--innings", "1"))
+    code, out, _ = referee("correct", "1", "--inning", "1", "--player", A, "--points", "3",
+                           "--jsonl", "--db", db)
+    said = lines(out)
+    assert [s["code"] for s in said[:-1]] == ["repeat_score", "winner"] and said[-1]["winner"] == A
+
+
+def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result(
+    referee, tmp_path, db
+):
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", "πόντος", "άστοχο",
+             "άστοχο", "άστοχο", "διάλειμμα", "τέλος διαλείμματος", "πόντος", "πόντος",
+             "πόντος", "άστοχο", distance="5,3",
+             options=("--innings", "5", "--table", "Τραπέζι 2", "--referee", "Ιωάννου"))
+    pdf = tmp_path / "protocol.pdf"
+    code, out, err = referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db)
+    assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True,
+                          text=True, check=True).stdout
+    for expected in ("ΠΡΩΤΟΚΟΛΛΟ ΑΓΩΝΑ", "Ελεύθερο", f"{A} 5 · {B} 3", "Όριο προσπαθειών",
+                     "Τραπέζι 2", "Ιωάννου", "Σύνολο", "Μέσος όρος", "Μεγαλύτερη σειρά",
+                     "Διαλείμματα", "Υπογραφές", f"Αθλητής: {A}"):
+        assert expected in text, expected
+    # A: 2, 0 then 3 (reaching 5 in his third inning); B: 1, 0 and 0 in the equalising inning.
+    assert re.search(rf"Νικητής:\s+{A}", text) and re.search(rf"Διαλείμματα:\s+{A}", text)
+    rows = [line.split() for line in text.splitlines() if line.strip()[:1].isdigit()]
+    assert rows[:3] == [["1", "2", "2", "1", "1"], ["2", "0", "2", "0", "1"],
+                        ["3", "3", "5", "0", "1"]]
+    averages = [line.split() for line in text.splitlines() if line.split()[:1] in ([A], [B])]
+    assert averages[-2][-2:] == ["1.666", "3"] and averages[-1][-2:] == ["0.333", "1"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    png = ARTIFACTS / "protocol-page1"
+    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", pdf,
+                    png], check=True)
+    assert (ARTIFACTS / "protocol-page1.png").stat().st_size > 10_000
+    fonts = subprocess.run(["pdffonts", pdf], capture_output=True, text=True).stdout
+    assert "DejaVuSans" in fonts and all(
+        line.split()[-5] == "yes" for line in fonts.splitlines()[2:]  # emb
+    )
+
+
+def test_a_pdf_needs_an_output_file(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    code, out, err = referee("export", "1", "--format", "pdf", "--db", db)
+    assert code == 2 and "--output" in err and out == ""
+
+
+
+def test_matches_lists_a_handicap_and_a_draw(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "άστοχο", "άστοχο", distance="20,12",
+             options=("--innings", "1", "--on-tie", "draw"))
+    code, out, _ = referee("matches", "--db", db)
+    assert code == 0 and "20/12" in out and "drawn at the innings limit" in out
+
+
+def test_resume_keeps_the_innings_limit_and_the_handicap(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "άστοχο", distance="20,6", options=("--innings", "2"))
+    path = tmp_path / "more.txt"
+    path.write_text("άστοχο\nάστοχο\nπόντος\n", encoding="utf-8")
+    code, out, _ = referee("resume", "1", "--db", db, "--jsonl", "--input", path)
+    said = lines(out)
+    assert code == 0 and "last_inning" in [s["code"] for s in said]
+    assert said[-1]["players"][1]["distance"] == 6 and said[-1]["innings_limit"] == 2

@@ -1,0 +1,52 @@
+"""The board's view of the competition formats: innings left, each one's distance, the
+warm-up clock and a draw."""
+
+import pytest
+
+from rules.state import OnTie, Setup
+from tests.support.match import PLAYERS, A
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+from voice.scoreboard.view import View
+
+
+@pytest.fixture
+def record(tmp_path):
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        yield record
+
+
+def played(record, setup, *phrases):
+    ledger = Ledger(record, record.create_match(setup))
+    for text in phrases:
+        ledger.hear(text)
+    return View.load(record, ledger.match_id).state
+
+
+def test_the_board_shows_the_innings_left_and_each_distance(record):
+    setup = Setup("libre", 20, PLAYERS, handicap=(20, 12), innings_limit=3)
+    state = played(record, setup, "πόντος", "πόντος", "άστοχο", "πόντος")
+    assert [p["innings_left"] for p in state["players"]] == [2, 3]
+    assert [p["distance"] for p in state["players"]] == [20, 12]
+    assert [p["points"] for p in state["players"]] == [2, 1]
+    assert state["innings_limit"] == 3
+
+
+def test_without_a_limit_no_innings_are_counted_down(record):
+    state = played(record, Setup("libre", 20, PLAYERS), "άστοχο")
+    assert [p["innings_left"] for p in state["players"]] == [None, None]
+
+
+def test_the_warm_up_shows_its_recorded_start_and_length_while_it_lasts(record):
+    setup = Setup("libre", 20, PLAYERS, warm_up_seconds=180)
+    state = played(record, setup, "προθέρμανση")
+    events = record.load(state["match"]).events
+    assert state["warm_up"] == A and state["warm_up_started"] == events[0].created
+    assert state["warm_up_seconds"] == 180
+    assert played(record, setup, "προθέρμανση", "τέλος προθέρμανσης")["warm_up_started"] is None
+
+
+def test_a_draw_is_on_the_board(record):
+    setup = Setup("libre", 20, PLAYERS, innings_limit=1, on_tie=OnTie.DRAW)
+    state = played(record, setup, "άστοχο", "άστοχο")
+    assert state["drawn"] and state["winner"] is None and state["turn"] is None

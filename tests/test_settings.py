@@ -1,0 +1,102 @@
+"""voice/settings.py: the hall's settings, checked, layered, and where each value came from."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from voice import settings as hall
+from voice.settings import Settings, SettingsError, Source, commented_file, load
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_without_a_file_the_defaults_are_in_force() -> None:
+    settings = load(None)
+    assert settings == Settings()
+    assert {settings.source(name) for name in hall.KEYS} == {Source.DEFAULT}
+    assert (settings.threshold, settings.endpoint_ms, settings.mic) == (80.0, 150, None)
+
+
+def test_the_commented_file_holds_every_key_at_its_default(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.toml", commented_file())
+    text = path.read_text(encoding="utf-8")
+    assert all(f"\n{key.name} = " in text or f"\n# {key.name} = " in text
+               for key in hall.KEYS.values())
+    loaded = load(path)
+    assert loaded == Settings()
+    assert loaded.source("threshold") == Source.HALL and loaded.source("mic") == Source.DEFAULT
+
+
+def test_layers_override_in_order_and_remember_where_each_value_came_from(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.toml", '[hearing]\nthreshold = 70\nendpoint_ms = 200\n'
+                 '[devices]\nmic = "USB"\n')
+    settings = (load(path)
+                .over({"threshold": 60.0, "endpoint_ms": None}, Source.PROFILE, "p.toml")
+                .over({"endpoint_ms": 300, "mic": None}, Source.COMMAND_LINE, "the command line"))
+    assert (settings.threshold, settings.endpoint_ms, settings.mic) == (60.0, 300, "USB")
+    assert [settings.source(n) for n in ("threshold", "endpoint_ms", "mic", "rate")] == [
+        Source.PROFILE, Source.COMMAND_LINE, Source.HALL, Source.DEFAULT]
+    assert isinstance(load(path).threshold, float)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[hearing]\nthreshold = 120\n",
+     "hearing.threshold = 120: allowed: a confidence from 0 to 100"),
+    ('[speech]\nrate = "fast"\n',
+     'speech.rate = "fast": allowed: a whole number of words per minute from 80 to 450'),
+    ("[speech]\nchime = 1\n", "speech.chime = 1: allowed: true or false"),
+    ("[hearing]\nendpoint_ms = 20\n",
+     "hearing.endpoint_ms = 20: allowed: milliseconds from 50 to 2000"),
+    ('[devices]\nmic = " "\n', 'devices.mic = " ": allowed: a device id or part of its name'),
+    ("[speech]\nvolume = 3\n", "unknown key speech.volume; [speech] holds voice, rate, loudness"),
+    ("[hearing]\nrate = 175\n", "unknown key hearing.rate; [hearing] holds echo_guard_ms"),
+    ("threshold = 70\n", "unknown section or key 'threshold'; the sections are devices, "
+     "headset, hearing, speech"),
+    ("[hearing\n", "is not TOML: "),
+])
+def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = write(tmp_path / "s.toml", text)
+    with pytest.raises(SettingsError) as raised:
+        load(path)
+    assert message in str(raised.value) and str(path) in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_named_file_that_is_missing_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="cannot read the settings file .*nope.toml"):
+        load(tmp_path / "nope.toml")
+
+
+def test_mbrola_voices_are_allowed_once_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "s.toml", '[speech]\nvoice = "mb/mb-gr1"\n')
+    monkeypatch.setattr(hall, "MBROLA_DATA", tmp_path / "mbrola")
+    with pytest.raises(SettingsError) as raised:
+        load(path)
+    assert ('speech.voice = "mb/mb-gr1": allowed: grk/el (mb/mb-gr1, mb/mb-gr2 need apt-get '
+            "install mbrola mbrola-gr1 mbrola-gr2)") in str(raised.value)
+    (tmp_path / "mbrola" / "gr1").mkdir(parents=True)
+    monkeypatch.setattr(hall.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert hall.greek_voices() == ["grk/el", "mb/mb-gr1"]
+    assert load(path).voice == "mb/mb-gr1"
+    assert "allowed: grk/el, mb/mb-gr1 (mb/mb-gr2 need" in commented_file()
+
+
+def test_the_defaults_agree_with_the_modules_that_use_them() -> None:
+    from voice.speaking.loudness import TARGET_LUFS
+    from voice.speaking.synthesis import GREEK_VOICE_ID, RATE
+    from voice.speaking.voicing import PAUSE_MS
+
+    defaults = Settings()
+    assert (defaults.voice, defaults.rate, defaults.loudness, defaults.pause_ms) == (
+        GREEK_VOICE_ID, RATE, TARGET_LUFS, PAUSE_MS)
+    assert tomllib.loads(commented_file())["hearing"]["endpoint_ms"] == 150

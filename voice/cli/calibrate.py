@@ -1,0 +1,197 @@
+"""`referee calibrate`: record the referee saying each phrase (or read such takes), run them
+through the live pipeline, print how each was taken, and learn the referee's profile."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rules.discipline import DISCIPLINES, discipline
+from rules.vocabulary import Vocabulary
+from voice.cli.arguments import (
+    Subcommands,
+    UsageError,
+    add_phrase_table_argument,
+    find_device,
+    phrase_table,
+    settings_from,
+)
+from voice.cli.listen import PLACEHOLDER_PLAYERS
+from voice.cli.listening import start_listener
+from voice.devices import DeviceOutput
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.profile import Profile, save_profile
+from voice.settings import Settings
+
+if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
+    from voice.hearing.calibration import Judged, Report, Take
+    from voice.hearing.listener import Listener
+
+DEFAULT_TAKES_DIR = Path("takes")
+PROMPTS = Path(__file__).with_name("calibrate.toml")  # what the headset says before a take
+
+
+def register(sub: Subcommands) -> None:
+    """Add `calibrate` to the command line."""
+    parser = sub.add_parser(
+        "calibrate", help="measure how well the model hears this referee, and learn a profile"
+    )
+    parser.add_argument("--model", required=True, type=Path, help="the vosk model directory")
+    parser.add_argument("--from-wav", type=Path, metavar="DIR",
+                        help="evaluate takes already recorded: DIR/<phrase>/<n>.wav")
+    parser.add_argument("--mic", help="record the takes from this input device "
+                        "(default: devices.mic)")
+    parser.add_argument("--headset", help="prompt each phrase on this output device "
+                        "(default: devices.headset)")
+    parser.add_argument("--save", type=Path, default=DEFAULT_TAKES_DIR, metavar="DIR",
+                        help=f"where recorded takes go (default: {DEFAULT_TAKES_DIR})")
+    parser.add_argument("--takes", type=int, default=3, choices=range(1, 11), metavar="N",
+                        help="takes of each phrase to record (1-10, default: 3)")
+    parser.add_argument("--profile", type=Path, metavar="PATH",
+                        help="write the referee's profile learned from the takes here")
+    parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
+                        help="whose phrases (default: libre)")
+    parser.add_argument("--config", type=Path, metavar="PATH",
+                        help="the hall's settings file: the threshold and endpoint to measure "
+                        "against, and the devices")
+    add_phrase_table_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee calibrate`."""
+    from voice.hearing import calibration  # loads vosk
+
+    if args.from_wav is not None and (args.mic or args.headset):
+        raise UsageError("--from-wav evaluates takes already recorded: drop --mic and --headset")
+    table = phrase_table(args.phrase_table)
+    settings, _ = settings_from(argparse.Namespace(config=args.config, profile=None),
+                                mic=args.mic, headset=args.headset)
+    vocabulary = Vocabulary(PLACEHOLDER_PLAYERS, discipline(args.discipline))
+    folder = args.from_wav or record(args, settings, vocabulary, table)
+    takes = _read(folder, vocabulary)
+    first = start_listener(args.model, vocabulary, table, settings, Profile(),
+                           prog="referee calibrate")
+    report = calibration.calibrate(_listeners(first, settings), takes, settings.endpoint_ms)
+    sys.stdout.writelines(line + "\n" for line in table_lines(report.before))
+    sys.stdout.writelines(line + "\n" for line in summary(report, settings))
+    if args.profile is not None:
+        save_profile(report.learned.profile, args.profile,
+                     [f"written by `referee calibrate` from the takes in {folder}, "
+                      f"model {args.model}, discipline {args.discipline}"])
+        sys.stdout.write(f"profile written to {args.profile}; use it with "
+                         f"`referee run --profile {args.profile}`\n")
+    else:
+        sys.stdout.write("give --profile PATH to keep this profile\n")
+    return 0
+
+
+def _listeners(first: Listener, settings: Settings) -> Callable[[int], Listener]:
+    """Listeners like `first`, one per endpoint, each made when first asked for."""
+    from voice.hearing.listener import Listener
+
+    made = {settings.endpoint_ms: first}
+
+    def at(endpoint_ms: int) -> Listener:
+        if endpoint_ms not in made:
+            made[endpoint_ms] = Listener(first.recogniser.model, first.vocabulary,
+                                         table=first.table, threshold=first.threshold,
+                                         endpoint_ms=endpoint_ms)
+        return made[endpoint_ms]
+
+    return at
+
+
+def _read(folder: Path, vocabulary: Vocabulary) -> list[Take]:
+    """The takes in `folder`, each folder a phrase of the discipline; UsageError if not."""
+    from voice.hearing.calibration import read_takes
+
+    try:
+        takes = read_takes(folder)
+    except OSError as error:
+        raise UsageError(f"cannot read the takes in {folder}: {error.strerror}") from None
+    except ValueError as error:
+        raise UsageError(f"{error}; give WAV recordings (sox converts others)") from None
+    if not takes:
+        raise UsageError(f"{folder} holds no takes: one folder per phrase, named as the phrase, "
+                         "holding 1.wav, 2.wav …")
+    for phrase in dict.fromkeys(t.phrase for t in takes):
+        if vocabulary.parse(phrase) is None:
+            raise UsageError(f"{folder / phrase}: «{phrase}» is not a phrase of "
+                             f"{vocabulary.rules.name}; name each folder as the phrase said")
+    return takes
+
+
+def table_lines(judged: tuple[Judged, ...]) -> list[str]:
+    """One line per take: the phrase, what was heard, the command, the outcome, confidence and
+    decode time."""
+    rows = [("phrase", "take", "heard", "command", "result", "confidence", "decode")]
+    for j in judged:
+        heard = " | ".join(h.text if h.text == h.phrase else f"{h.text} (= {h.phrase})"
+                           for h in j.heard) or "(nothing)"
+        commands = ", ".join(h.command.kind.value if h.command else "-" for h in j.heard) or "-"
+        rows.append((j.take.phrase, str(j.take.number), heard, commands, str(j.outcome),
+                     f"{j.confidence:.0f}", f"{j.decode_seconds * 1000:.0f} ms"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
+def summary(report: Report, settings: Settings) -> list[str]:
+    """The error rates, the pauses, the endpoint recommended and the profile learned."""
+    from voice.hearing.calibration import Outcome, error_rate
+
+    outcomes = [j.outcome for j in report.before]
+    lines = [
+        f"command error rate: {100 * error_rate(report.before):.1f} % of {len(outcomes)} takes "
+        f"({outcomes.count(Outcome.WRONG)} wrong, {outcomes.count(Outcome.NOT_UNDERSTOOD)} not "
+        f"understood) at endpoint {settings.endpoint_ms} ms, threshold {settings.threshold:g}",
+        f"longest pause inside a multi-word phrase: {report.longest_pause_ms} ms; recommended "
+        f"endpoint: {report.endpoint_ms} ms",
+    ]
+    profile = report.learned.profile
+    lines.append(f"profile: endpoint {profile.endpoint_ms} ms, threshold {profile.threshold:g}, "
+                 f"{len(profile.aliases)} alias(es)")
+    lines += [f"  alias «{heard}» → «{phrase}»" for heard, phrase in profile.aliases.items()]
+    lines += [f"  refused alias «{r.heard}» → «{r.phrase}»: {r.reason}"
+              for r in report.learned.refused]
+    if report.held_out:
+        lines.append(
+            "held-out takes (each judged by a profile learned from the other takes): error rate "
+            f"before {100 * error_rate(report.before):.1f} %, after "
+            f"{100 * error_rate(report.held_out):.1f} %"
+        )
+    else:
+        lines.append("one take per phrase: none held out to test the profile on (--takes 2 or "
+                     "more)")
+    return lines
+
+
+def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
+           table: PhraseTable | None) -> Path:
+    """Prompt each phrase on the headset and record the takes into `args.save`."""
+    from voice.hearing.microphone import Microphone
+    from voice.hearing.recording import RecordingError, record_takes
+    from voice.speaking.synthesis import Synthesiser
+
+    mic = Microphone(find_device(settings.mic, "mic", "input"))
+    headset = DeviceOutput(find_device(settings.headset, "headset", "output"))
+    voice = Synthesiser(voice=settings.voice, rate=settings.rate)
+    phrases = [s for s in vocabulary.sentences if table is None or table.spell(s)]
+    prompt = tomllib.loads(PROMPTS.read_text(encoding="utf-8"))["prompt"]
+
+    def say(phrase: str, number: int) -> None:
+        sys.stderr.write(f"«{phrase}», take {number} of {args.takes}: say it after the prompt\n")
+        headset.play(*voice.render(prompt.format(phrase=phrase)))
+
+    try:
+        record_takes(mic, phrases, args.takes, args.save, say)
+    except RecordingError as error:
+        raise UsageError(f"{error}; the takes so far are in {args.save}: record again") from None
+    folder: Path = args.save
+    sys.stderr.write(f"{len(phrases) * args.takes} takes saved in {folder}\n")
+    return folder

@@ -1,0 +1,62 @@
+"""`referee config show|init`: the hall's settings in force and where each came from; a fresh,
+commented settings file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from voice.cli.arguments import (
+    Parser,
+    Subcommands,
+    UsageError,
+    add_settings_arguments,
+    settings_from,
+)
+from voice.settings import KEYS, commented_file, default_path, toml
+
+
+def register(sub: Subcommands) -> None:
+    """Add `config show` and `config init` to the command line."""
+    config = sub.add_parser("config", help="the hall's settings: show them, or write a fresh file")
+    actions = config.add_subparsers(dest="action", required=True, parser_class=Parser)
+    show = actions.add_parser("show", help="the settings in force, and where each came from")
+    add_settings_arguments(show, endpoint=False)
+    show.set_defaults(run=run_show)
+    init = actions.add_parser("init", help="write a settings file of every key, commented")
+    init.add_argument("--config", type=Path, metavar="PATH",
+                      help=f"where to write it (default: {default_path()})")
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.set_defaults(run=run_init)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """`referee config show`."""
+    settings, _ = settings_from(args)
+    path = args.config or default_path()
+    found = "" if path.exists() else " (none there: `referee config init` writes one)"
+    sys.stdout.write(f"hall settings file: {path}{found}\n")
+    if args.profile is not None:
+        sys.stdout.write(f"referee profile: {args.profile}\n")
+    width = max(len(key.key) for key in KEYS.values())
+    for name, key in KEYS.items():
+        value = getattr(settings, name)
+        shown = "(not set)" if value is None else toml(value)
+        sys.stdout.write(f"{key.key:<{width}}  {shown:<12}  {settings.source(name)}\n")
+    return 0
+
+
+def run_init(args: argparse.Namespace) -> int:
+    """`referee config init`."""
+    path: Path = args.config or default_path()
+    if path.exists() and not args.force:
+        raise UsageError(f"{path} already exists; `referee config show --config {path}` shows "
+                         "it, --force overwrites it")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(commented_file(), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    sys.stdout.write(f"wrote {path}: every key at its default, with what it allows\n")
+    return 0

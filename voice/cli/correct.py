@@ -1,0 +1,65 @@
+"""`referee correct MATCH`: correct a past inning's points, or insert a forgotten round."""
+
+from __future__ import annotations
+
+import argparse
+
+from rules.command import Command, Kind
+from rules.normalise import normalise
+from voice.cli.arguments import (
+    Subcommands,
+    UsageError,
+    add_db_argument,
+    match_number,
+    positive,
+    printer,
+)
+from voice.match_record.corrections import correct
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+
+
+def register(sub: Subcommands) -> None:
+    """Add `correct` to the command line."""
+    fix = sub.add_parser("correct", help="correct a past inning of a recorded match")
+    fix.add_argument("match", type=match_number, metavar="MATCH",
+                     help="the match number, as `referee matches` lists")
+    fix.add_argument("--inning", type=positive, required=True, metavar="K",
+                     help="the inning's number, from 1")
+    fix.add_argument("--player", help="the surname whose inning K is corrected")
+    fix.add_argument("--points", type=int, help="inning K's points as they should be")
+    fix.add_argument("--insert", action="store_true",
+                     help="instead: insert a forgotten round before inning K, a miss of each "
+                     "player")
+    fix.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
+    add_db_argument(fix)
+    fix.set_defaults(run=run, wav=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee correct`."""
+    if args.insert and (args.player is not None or args.points is not None):
+        raise UsageError("--insert takes no --player or --points: the round has no point")
+    if not args.insert and (args.player is None or args.points is None):
+        raise UsageError("a correction needs --player and --points (or --insert)")
+    voice = printer(args)
+    with Record.open(args.db, create=False) as record:
+        ledger = Ledger(record, args.match)
+        if args.insert:
+            command = Command(Kind.INSERT_INNING, inning=args.inning)
+        else:
+            command = Command(Kind.CORRECT, player=_surname(ledger, args.player),
+                              inning=args.inning, points=args.points)
+        voice.say(correct(ledger, command))
+        if ledger.written is not None:
+            ledger.mark_announced(ledger.written)
+        voice.state(ledger.match)
+    return 0
+
+
+def _surname(ledger: Ledger, given: str) -> str:
+    players = [p.surname for p in ledger.match.players]
+    named = [p for p in players if normalise(p) == normalise(given)]
+    if not named:
+        raise UsageError(f"--player {given!r} is neither of the players {tuple(players)}")
+    return named[0]

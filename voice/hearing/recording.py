@@ -1,0 +1,96 @@
+"""Takes for calibration: each phrase prompted, then recorded from the microphone until the
+endpointer hears the referee stop, and saved as `<folder>/<phrase>/<n>.wav`."""
+
+from __future__ import annotations
+
+import threading
+import time
+import wave
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from rules.errors import RefereeError
+from voice.hearing.audio import TARGET_RATE
+from voice.hearing.endpoint import Endpointer
+from voice.hearing.microphone import Microphone
+
+# A take ends after this much non-speech: longer than any pause inside a phrase, so that the
+# pauses can be measured on the take.
+TAKE_ENDPOINT_MS = 1000
+NO_SPEECH_SECONDS = 8.0  # nothing said this long after the prompt: the take is given up
+
+
+class RecordingError(RefereeError):
+    """A take could not be recorded; the message says which and why."""
+
+
+class _Take:
+    """The audio of one take as it comes in, until its endpoint, a silence too long or a loss."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.endpointer = Endpointer(TAKE_ENDPOINT_MS)
+        self.audio = bytearray()
+        self.done = threading.Event()
+        self.clock = clock
+        self.started = clock()
+        self.fault: str | None = None
+
+    def on_audio(self, pcm16: bytes) -> None:
+        if self.done.is_set():
+            return
+        taken = self.endpointer.feed(pcm16)
+        self.audio += pcm16 if taken is None else pcm16[:taken]
+        if taken is not None:
+            self.done.set()
+
+    def idle(self) -> None:
+        if not self.endpointer.speaking and self.clock() - self.started > NO_SPEECH_SECONDS:
+            self.fault = f"nothing was said for {NO_SPEECH_SECONDS:g} s"
+            self.done.set()
+
+    def microphone_lost(self, fault: str) -> None:
+        self.fault = f"the microphone was lost ({fault})"
+        self.done.set()
+
+    def microphone_back(self) -> None:
+        """Not reached: a take stops at the first loss."""
+
+    def overflowed(self, total: int) -> None:
+        self.fault = "the sound card dropped audio"
+
+
+def record_take(microphone: Microphone, clock: Callable[[], float] = time.monotonic) -> bytes:
+    """Open the microphone and record until the referee has said something and stopped: 16 kHz
+    PCM; RecordingError when nothing was said, or the microphone failed."""
+    take = _Take(clock)
+    microphone.open()
+    microphone.capture(take.on_audio, take.idle, take.done, take)
+    if take.fault is not None:
+        raise RecordingError(take.fault)
+    return bytes(take.audio)
+
+
+def record_takes(
+    microphone: Microphone, phrases: Iterable[str], takes: int, folder: Path,
+    prompt: Callable[[str, int], None],
+) -> None:
+    """For each phrase, `takes` times: `prompt(phrase, take number)`, then record the take into
+    `folder/<phrase>/<n>.wav`; RecordingError naming the phrase and take that failed."""
+    for phrase in phrases:
+        (folder / phrase).mkdir(parents=True, exist_ok=True)
+        for number in range(1, takes + 1):
+            prompt(phrase, number)
+            try:
+                pcm16 = record_take(microphone)
+            except RecordingError as error:
+                raise RecordingError(f"«{phrase}», take {number}: {error}") from None
+            write_pcm(folder / phrase / f"{number}.wav", pcm16)
+
+
+def write_pcm(path: Path, pcm16: bytes) -> None:
+    """16 kHz 16-bit mono PCM as a WAV file."""
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(TARGET_RATE)
+        wav.writeframes(pcm16)

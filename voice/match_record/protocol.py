@@ -1,0 +1,171 @@
+"""The printable match protocol: an A4 PDF in Greek, as a federation's result sheet."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib.resources import files
+from itertools import accumulate, zip_longest
+from pathlib import Path
+from typing import Any
+
+from fpdf import FPDF
+
+from rules.errors import RefereeError
+from rules.state import OnTie
+from rules.summary import innings_points
+from voice.match_record.database import LoadedMatch
+
+FONTS = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
+REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
+LINE = 6  # mm: the height of a line of text
+
+
+class NoFont(RefereeError):
+    """The font the protocol is printed in is not installed."""
+
+
+@cache
+def words() -> dict[str, Any]:
+    """The protocol's Greek words, from `protocol.toml`."""
+    text = files("voice.match_record").joinpath("protocol.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def truncated(points: int, innings: int) -> str:
+    """Points per inning to 3 decimals, truncated as UMB result sheets print them."""
+    thousandths = points * 1000 // innings if innings else 0
+    return f"{thousandths // 1000}.{thousandths % 1000:03d}"
+
+
+def protocol_pdf(loaded: LoadedMatch) -> bytes:
+    """The match's protocol: header, each inning with running totals, totals, result, signatures."""
+    if not REGULAR.exists() or not BOLD.exists():
+        raise NoFont(f"the protocol is printed in DejaVu Sans, not found in {FONTS}")
+    w = words()
+    pdf = FPDF(format="A4")
+    pdf.set_title(f"{w['title']} {loaded.id}")
+    pdf.add_font("DejaVu", "", str(REGULAR))
+    pdf.add_font("DejaVu", "B", str(BOLD))
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.cell(0, 10, f"{w['title']} · {w['match']} {loaded.id}", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "", 10)
+    for label, value in _header(loaded):
+        _line(pdf, label, value)
+    pdf.ln(3)
+    _innings_table(pdf, loaded)
+    pdf.ln(4)
+    _totals_table(pdf, loaded)
+    pdf.ln(4)
+    for label, value in _result(loaded):
+        _line(pdf, label, value)
+    pdf.ln(10)
+    _signatures(pdf, loaded)
+    return bytes(pdf.output())
+
+
+def _header(loaded: LoadedMatch) -> list[tuple[str, str]]:
+    w, setup = words(), loaded.setup
+    if setup.handicap is None:
+        distance = str(setup.distance)
+    else:
+        pairs = zip(setup.players, setup.handicap, strict=True)
+        distance = " · ".join(f"{player} {d}" for player, d in pairs)
+    if setup.innings_limit is None:
+        limit = w["no_limit"]
+    else:
+        tie = w["on_tie_draw"] if setup.on_tie is OnTie.DRAW else w["on_tie_extension"]
+        limit = f"{setup.innings_limit} ({tie})"
+    return [
+        (w["discipline"], w["disciplines"].get(setup.discipline, setup.discipline)),
+        (w["distance"], distance),
+        (w["innings_limit"], limit),
+        (w["players"], " – ".join(setup.players)),
+        (w["date"], loaded.created[:10]),
+        (w["table"], setup.table or ""),
+        (w["referee"], setup.referee or ""),
+    ]
+
+
+def _innings_table(pdf: FPDF, loaded: LoadedMatch) -> None:
+    w, match = words(), loaded.match
+    columns = [innings_points(match, i) for i in (0, 1)]
+    totals = [list(accumulate(c)) for c in columns]
+    pdf.set_font("DejaVu", "", 9)
+    with pdf.table(
+        col_widths=(14, 20, 20, 20, 20), text_align="CENTER", num_heading_rows=2
+    ) as table:
+        names = table.row()
+        names.cell(w["inning"], rowspan=2)
+        for player in match.players:
+            names.cell(player.surname, colspan=2)
+        labels = table.row()
+        for _ in match.players:
+            labels.cell(w["points"])
+            labels.cell(w["running"])
+        rows = zip_longest(columns[0], totals[0], columns[1], totals[1], fillvalue=None)
+        for number, cells in enumerate(rows, 1):
+            row = table.row()
+            row.cell(str(number))
+            for value in cells:
+                row.cell("" if value is None else str(value))
+
+
+def _totals_table(pdf: FPDF, loaded: LoadedMatch) -> None:
+    w, match = words(), loaded.match
+    pdf.set_font("DejaVu", "", 10)
+    with pdf.table(col_widths=(30, 20, 20, 20, 25), text_align="CENTER") as table:
+        heading = table.row()
+        for label in (w["totals"], w["total_points"], w["innings"], w["average"],
+                      w["highest_run"]):
+            heading.cell(label)
+        for p in match.players:
+            row = table.row()
+            for value in (p.surname, p.points, p.innings, truncated(p.points, p.innings),
+                          p.highest_run):
+                row.cell(str(value))
+
+
+def _result(loaded: LoadedMatch) -> list[tuple[str, str]]:
+    w, match = words(), loaded.match
+    if match.phase.number:
+        targets = " · ".join(
+            f"{p.surname} {t}" for p, t in zip(match.players, match.phase.targets, strict=True)
+        )
+        extensions = w["extension_to"].format(number=match.phase.number, targets=targets)
+    else:
+        extensions = w["no_extension"]
+    breaks = ", ".join(p.surname for p in match.players if p.break_taken) or w["no_break"]
+    if match.winner is not None:
+        result = match.surname(match.winner)
+    else:
+        result = w["draw"] if match.drawn else w["unfinished"]
+    return [(w["extensions"], extensions), (w["breaks"], breaks), (w["winner"], result)]
+
+
+def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:
+    w = words()
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, LINE, w["signatures"], new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "", 10)
+    signers = [f"{w['referee']}: {loaded.setup.referee or ''}"] + [
+        f"{w['player_signature']}: {name}" for name in loaded.setup.players
+    ]
+    width = (pdf.w - pdf.l_margin - pdf.r_margin) / len(signers)
+    pdf.ln(14)
+    for _ in signers:
+        pdf.cell(width - 6, LINE, "", border="T")
+        pdf.cell(6, LINE, "")
+    pdf.ln(LINE)
+    for signer in signers:
+        pdf.cell(width, LINE, signer)
+    pdf.ln(LINE)
+
+
+def _line(pdf: FPDF, label: str, value: str) -> None:
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(45, LINE, f"{label}:")
+    pdf.set_font("DejaVu", "", 10)
+    pdf.cell(0, LINE, value, new_x="LMARGIN", new_y="NEXT")

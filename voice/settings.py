@@ -1,0 +1,223 @@
+"""What a hall sets once, in one TOML file, and where each value in force came from: the
+default, the hall's file, the referee's profile or the command line (that order, last wins)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_path
+
+from rules.errors import RefereeError
+from rules.vocabulary import DEFAULT_THRESHOLD
+from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS
+
+APP = "carom-referee"
+ESPEAK_VOICE = "grk/el"
+# espeak-ng's mbrola Greek voices: each needs the mbrola program and its voice data.
+MBROLA_VOICES = {"mb/mb-gr1": "gr1", "mb/mb-gr2": "gr2"}
+MBROLA_DATA = Path("/usr/share/mbrola")
+
+
+class SettingsError(RefereeError):
+    """A settings file or value is unusable: names the file, the key and what is allowed."""
+
+
+class Source(StrEnum):
+    """Where a value in force came from, weakest first."""
+
+    DEFAULT = "default"
+    HALL = "hall file"
+    PROFILE = "referee profile"
+    COMMAND_LINE = "command line"
+
+
+def default_path() -> Path:
+    """The hall's settings file in the user's config directory (platformdirs)."""
+    return user_config_path(APP) / "settings.toml"
+
+
+def greek_voices() -> list[str]:
+    """The Greek voices espeak-ng can use here: its own, and the mbrola ones installed."""
+    mbrola = shutil.which("mbrola") is not None
+    return [ESPEAK_VOICE, *(voice for voice, data in MBROLA_VOICES.items()
+                           if mbrola and (MBROLA_DATA / data).exists())]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The values in force (defaults as given here) and, for each one set, its source."""
+
+    voice: str = ESPEAK_VOICE
+    rate: int = 175  # words per minute: espeak-ng's own default (voice.speaking.synthesis.RATE)
+    loudness: float = -23.0  # LUFS, integrated, of every announcement (EBU R 128)
+    chime: bool = True  # before non-routine announcements: break, extension, winner
+    pause_ms: int = 250  # between a surname and its number
+    confirmations: bool = True  # the headset repeats each command taken
+    mic: str | None = None  # a device id or part of its name (`referee devices`)
+    pa: str | None = None
+    headset: str | None = None
+    echo_guard_ms: int = 300  # after the PA stops, the mic's audio is still not heard
+    threshold: float = DEFAULT_THRESHOLD
+    endpoint_ms: int = DEFAULT_ENDPOINT_MS
+    sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
+
+    def source(self, name: str) -> Source:
+        """Where the value of the setting `name` came from."""
+        return self.sources.get(name, Source.DEFAULT)
+
+    def over(self, values: Mapping[str, object], source: Source, where: str) -> Settings:
+        """These settings with `values` (setting name → value, None: not set) laid over them,
+        each checked; SettingsError naming `where` and the key."""
+        given = {name: value for name, value in values.items() if value is not None}
+        checked: dict[str, Any] = {n: KEYS[n].check(value, where) for n, value in given.items()}
+        return replace(self, **checked, sources={**self.sources, **dict.fromkeys(given, source)})
+
+
+@dataclass(frozen=True)
+class Key:
+    """One setting: its section in the file, what values it allows, and what it is for."""
+
+    name: str
+    section: str
+    allowed: str  # in words, for the error and the file's comments
+    valid: Callable[[object], bool]
+    comment: str
+
+    @property
+    def key(self) -> str:
+        """The dotted key, as the file spells it: `hearing.threshold`."""
+        return f"{self.section}.{self.name}"
+
+    def check(self, value: object, where: str) -> object:
+        """`value` if it is allowed (a whole number as a float where one is wanted)."""
+        if not self.valid(value):
+            allowed = voice_allowed() if self.name == "voice" else f"allowed: {self.allowed}"
+            raise SettingsError(f"{where}: {self.key} = {toml(value)}: {allowed}")
+        return float(value) if isinstance(value, int) and self.name in FLOATS else value
+
+
+def voice_allowed() -> str:
+    """What speech.voice allows here, and how to get the voices that are not installed."""
+    missing = [voice for voice in MBROLA_VOICES if voice not in greek_voices()]
+    packages = " ".join(f"mbrola-{MBROLA_VOICES[voice]}" for voice in missing)
+    extra = f" ({', '.join(missing)} need apt-get install mbrola {packages})" if missing else ""
+    return f"allowed: {', '.join(greek_voices())}{extra}"
+
+
+def _whole(low: int, high: int) -> Callable[[object], bool]:
+    return lambda v: type(v) is int and low <= v <= high
+
+
+def _number(low: float, high: float) -> Callable[[object], bool]:
+    return lambda v: type(v) in (int, float) and low <= v <= high  # type: ignore[operator]
+
+
+def _flag(v: object) -> bool:
+    return type(v) is bool
+
+
+def _device(v: object) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
+FLOATS = {"loudness", "threshold"}
+KEYS = {key.name: key for key in (
+    Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
+        "the Greek voice espeak-ng speaks with"),
+    Key("rate", "speech", "a whole number of words per minute from 80 to 450", _whole(80, 450),
+        "speaking rate, words per minute"),
+    Key("loudness", "speech", "LUFS from -40 to -10", _number(-40, -10),
+        "the loudness of every announcement, LUFS integrated (EBU R 128: -23)"),
+    Key("chime", "speech", "true or false", _flag,
+        "a chime before non-routine announcements (break, extension, winner)"),
+    Key("pause_ms", "speech", "milliseconds from 0 to 2000", _whole(0, 2000),
+        "the pause between a surname and its number, milliseconds"),
+    Key("confirmations", "headset", "true or false", _flag,
+        "the headset confirms each command taken (off: `run --no-confirm`)"),
+    Key("mic", "devices", "a device id or part of its name", _device,
+        "the referee's microphone (`referee devices` lists the ids)"),
+    Key("pa", "devices", "a device id or part of its name", _device,
+        "the hall's public-address output"),
+    Key("headset", "devices", "a device id or part of its name", _device,
+        "the referee's headset output"),
+    Key("echo_guard_ms", "hearing", "milliseconds from 0 to 5000", _whole(0, 5000),
+        "after the PA falls silent, this long of the mic is not heard (the hall's echo)"),
+    Key("threshold", "hearing", "a confidence from 0 to 100", _number(0, 100),
+        "the confidence a phrase not heard exactly needs to become a command"),
+    Key("endpoint_ms", "hearing", "milliseconds from 50 to 2000", _whole(50, 2000),
+        "this much non-speech ends a phrase (`referee calibrate` recommends one)"),
+)}
+assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
+
+
+def load(path: Path | None) -> Settings:
+    """The defaults with the hall's file at `path` over them (None: the default file, if any)."""
+    where = path or default_path()
+    if path is None and not where.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(where.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SettingsError(f"cannot read the settings file {where}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise SettingsError(f"the settings file {where} is not UTF-8: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"the settings file {where} is not TOML: {error}") from None
+    return Settings().over(_flatten(data, where), Source.HALL, str(where))
+
+
+def _flatten(data: Mapping[str, object], where: Path) -> dict[str, object]:
+    """The file's `[section] key = value` pairs as setting name → value; unknown keys refused."""
+    sections = {key.section for key in KEYS.values()}
+    values: dict[str, object] = {}
+    for section, table in data.items():
+        if section not in sections or not isinstance(table, dict):
+            raise SettingsError(f"{where}: unknown section or key {section!r}; the sections are "
+                                f"{', '.join(sorted(sections))} (`referee config init` writes "
+                                "them all)")
+        for name, value in table.items():
+            key = KEYS.get(name)
+            if key is None or key.section != section:
+                known = [k.name for k in KEYS.values() if k.section == section]
+                raise SettingsError(f"{where}: unknown key {section}.{name}; [{section}] holds "
+                                    f"{', '.join(known)}")
+            values[name] = value
+    return values
+
+
+def commented_file() -> str:
+    """A settings file holding every key at its default, each with a comment saying what it does
+    and what it allows (the devices, which have no default, commented out)."""
+    lines = ["# The hall's settings for carom-referee: what a hall sets once.",
+             "# Command-line options override them, and a referee's --profile overrides the",
+             "# recognition threshold and endpoint. `referee config show` says what is in force.",
+             ""]
+    defaults = Settings()
+    section = ""
+    for key in KEYS.values():
+        if key.section != section:
+            lines += [""] if section else []
+            section = key.section
+            lines += [f"[{section}]"]
+        value = getattr(defaults, key.name)
+        allowed = voice_allowed() if key.name == "voice" else f"allowed: {key.allowed}"
+        lines += [f"# {key.comment}", f"# {allowed}"]
+        lines.append(f'# {key.name} = "USB"' if value is None else f"{key.name} = {toml(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def toml(value: object) -> str:
+    """A TOML literal for a string, number or boolean (JSON's strings are TOML's basic strings);
+    anything else as Python writes it, for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
