@@ -63,7 +63,7 @@ class Settings:
     mic: str | None = None  # a device id or part of its name (`referee devices`)
     pa: str | None = None
     headset: str | None = None
-    echo_guard_ms: int = 300  # after the PA stops, the mic's audio is still not heard
+    echo_guard_ms: int = 300  # a phrase the PA just said, ending this soon after it, is its echo
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
@@ -148,7 +148,7 @@ KEYS = {key.name: key for key in (
     Key("headset", "devices", "a device id or part of its name", _device,
         "the referee's headset output"),
     Key("echo_guard_ms", "hearing", "milliseconds from 0 to 5000", _whole(0, 5000),
-        "after the PA falls silent, this long of the mic is not heard (the hall's echo)"),
+        "a phrase ending this long after the PA said the same command is its echo, not taken"),
     Key("threshold", "hearing", "a confidence from 0 to 100", _number(0, 100),
         "the confidence a phrase not heard exactly needs to become a command"),
     Key("endpoint_ms", "hearing", "milliseconds from 50 to 2000", _whole(50, 2000),
