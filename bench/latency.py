@@ -61,8 +61,8 @@ from rules.grammar import parse
 from rules.match import apply
 from rules.state import Match, Setup, new_match
 from rules.vocabulary import Vocabulary
-from voice.audio_signal import resample
-from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
 from voice.hearing.endpoint import Gate
 from voice.hearing.listener import DEFAULT_ENDPOINT_MS, DEFAULT_PREROLL_MS, Listener
 from voice.hearing.phrase_table import PhraseTable

@@ -31,7 +31,8 @@ from rules.state import Setup  # noqa: E402
 from rules.vocabulary import Vocabulary  # noqa: E402
 from tests.support.sound import FakeSoundDevice, Take  # noqa: E402
 from voice import devices  # noqa: E402
-from voice.hearing.audio import TARGET_RATE, to_pcm16_bytes  # noqa: E402
+from voice.audio_signal import to_pcm16_bytes  # noqa: E402
+from voice.hearing.audio import TARGET_RATE  # noqa: E402
 from voice.hearing.listener import Listener  # noqa: E402
 from voice.hearing.microphone import Microphone  # noqa: E402
 from voice.hearing.phrase_table import PhraseTable  # noqa: E402

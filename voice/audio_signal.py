@@ -1,9 +1,11 @@
-"""Mono audio as numbers, for hearing and speaking alike: band-limited resampling."""
+"""Mono audio as numbers, for hearing and speaking alike: resampling, 16-bit PCM, WAV files."""
 
 from __future__ import annotations
 
 import functools
 import math
+import wave
+from pathlib import Path
 
 import numpy as np
 
@@ -69,3 +71,23 @@ def _sinc_weights(dist: np.ndarray, scale: float, reach: int) -> np.ndarray:
     """Low-pass sinc taps at distances `dist` (in input samples), Kaiser-windowed over +-reach."""
     window = np.i0(_KAISER_BETA * np.sqrt(np.clip(1.0 - (dist / reach) ** 2, 0.0, None)))
     return scale * np.sinc(scale * dist) * window / np.i0(_KAISER_BETA)
+
+
+def to_pcm16_bytes(samples: np.ndarray) -> bytes:
+    """Convert float samples in [-1, 1] (clipped) or int16 samples to little-endian PCM bytes."""
+    x = np.asarray(samples)
+    if x.dtype == np.int16:
+        return x.astype("<i2").tobytes()
+    if not np.issubdtype(x.dtype, np.floating):
+        raise ValueError(f"expected float samples in [-1, 1] or int16, got {x.dtype}")
+    return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
+
+
+def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:
+    """Write mono samples (float in [-1, 1], or int16) to `path` as a 16-bit WAV file."""
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(to_pcm16_bytes(samples))
+    return path

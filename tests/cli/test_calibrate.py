@@ -16,8 +16,9 @@ from rules.vocabulary import Vocabulary
 from tests.support.korean import TABLE, write_wav
 from tests.support.sound import Take
 from tests.support.takes import Voice, referee_takes, said
+from voice.audio_signal import to_pcm16_bytes
 from voice.cli.listen import PLACEHOLDER_PLAYERS
-from voice.hearing.audio import TARGET_RATE, read_wav, to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE, read_wav
 from voice.hearing.phrase_table import PhraseTable
 
 

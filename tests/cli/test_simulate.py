@@ -130,3 +130,19 @@ def test_a_surname_the_voice_may_misread_gets_a_warning_and_the_match_runs(refer
                          "Παπαδοπουλος,Κωνσταντίνου", "--db", str(tmp_path / "m.sqlite3"),
                          stdin="")
     assert "'Παπαδοπουλος' is without an accent mark" in unaccented.err
+
+
+def test_wav_writes_each_pa_announcement_as_the_pa_plays_it(referee, tmp_path):
+    from voice.hearing.audio import read_wav
+    from voice.speaking.loudness import loudness, true_peak
+
+    folder = tmp_path / "wav"
+    done = simulate(referee, tmp_path, ["πόντος", "λιμπρ", "πόντος", "άστοχο"], "--wav", folder)
+    assert done.code == 0, done.err
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["0001-score.wav", "0002-libres.wav", "0003-score.wav"]
+    for name in names:
+        samples, rate = read_wav(folder / name)
+        assert rate == 48000  # resampled for the PA, not espeak-ng's 22 050 Hz
+        assert abs(loudness(samples, rate) + 23) <= 1  # levelled: -23 LUFS ± 1 LU
+        assert true_peak(samples, rate) <= -1 + 0.1  # 16-bit rounding aside

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.hearing.audio import chunked, read_wav, to_pcm16_bytes
+from voice.audio_signal import to_pcm16_bytes
+from voice.hearing.audio import chunked, read_wav
 
 
 def sine(freq: float, rate: int, seconds: float = 2.0, amplitude: float = 0.5) -> np.ndarray:

@@ -8,8 +8,8 @@ import pytest
 
 from tests.support.korean import make_listener
 from tests.support.takes import Voice, referee_takes, said
+from voice.audio_signal import to_pcm16_bytes
 from voice.hearing import calibration
-from voice.hearing.audio import to_pcm16_bytes
 from voice.hearing.calibration import Judged, Outcome, Take
 from voice.hearing.listener import Heard, Listener
 from voice.hearing.recognise import LoadedModel

@@ -10,8 +10,8 @@ import pytest
 
 from rules.command import Command, Kind
 from tests.support.korean import make_listener, speech
-from voice.audio_signal import resample
-from voice.hearing.audio import CHUNK_MS, TARGET_RATE, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE
 from voice.hearing.endpoint import FIRST_MS, HOLD_DB, MIN_FLOOR_DB, ONSET_DB, Endpointer, Gate
 from voice.hearing.listener import Listener, hear_recording
 from voice.hearing.recognise import LoadedModel

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.vosk_model import fake_static_model
+from voice.audio_signal import to_pcm16_bytes
 from voice.cli.main import explain
-from voice.hearing.audio import read_wav, to_pcm16_bytes
+from voice.hearing.audio import read_wav
 from voice.hearing.model import ModelError, check_model
 from voice.hearing.recognise import UNKNOWN, LoadedModel, Recognised, Recogniser, load_model
 

@@ -10,8 +10,8 @@ import numpy as np
 
 from rules.discipline import discipline
 from rules.vocabulary import Vocabulary
-from voice.audio_signal import resample
-from voice.hearing.audio import TARGET_RATE, read_wav, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE, read_wav
 from voice.hearing.listener import Listener
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from voice.audio_signal import resample
-from voice.hearing.audio import TARGET_RATE, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE
 
 
 class PortAudioError(Exception):

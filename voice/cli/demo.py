@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import wave
 from importlib.resources import files
 from pathlib import Path
 from typing import TextIO
@@ -14,11 +13,10 @@ from voice import devices
 from voice.cli.arguments import Subcommands
 from voice.live.transcript import transcript_phrases
 from voice.session import Session
-from voice.speaking.printer import display_line
+from voice.speaking.printer import WAV_RATE, display_line
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 GAP_SECONDS = 0.4
-WAV_RATE = 48000  # as a PA device would play it
 
 
 def register(sub: Subcommands) -> None:
@@ -52,7 +50,7 @@ def demo(
     """Voice the demo match on `speaker`, or without one into `wav_dir` (returns demo.wav)."""
     import numpy as np  # loaded here, not on every `referee` command
 
-    from voice.hearing.audio import to_pcm16_bytes
+    from voice.audio_signal import write_wav
     from voice.speaking.synthesis import Synthesiser
     from voice.speaking.voicing import Voicing
 
@@ -77,10 +75,6 @@ def demo(
     path = wav_dir / "demo.wav"
     gap = np.zeros(int(rate * GAP_SECONDS), dtype=np.float32)
     audio = np.concatenate([part for s in spoken for part in (s, gap)])
-    with wave.open(str(path), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(rate)
-        wav.writeframes(to_pcm16_bytes(audio))
+    write_wav(path, audio, rate)
     out.write(f"no sound card: {len(spoken)} announcements, {len(audio) / rate:.1f} s, in {path}\n")
     return path

@@ -1,4 +1,4 @@
-"""WAV reading and conversion to 16-bit PCM bytes for the recogniser."""
+"""WAV reading, and the recogniser's chunks of 16-bit PCM."""
 
 from __future__ import annotations
 
@@ -75,16 +75,6 @@ def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
     if tag == _IEEE_FLOAT and bits in (32, 64):
         return np.frombuffer(raw, f"<f{bits // 8}").astype(np.float32)
     raise ValueError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
-
-
-def to_pcm16_bytes(samples: np.ndarray) -> bytes:
-    """Convert float samples in [-1, 1] (clipped) or int16 samples to little-endian PCM bytes."""
-    x = np.asarray(samples)
-    if x.dtype == np.int16:
-        return x.astype("<i2").tobytes()
-    if not np.issubdtype(x.dtype, np.floating):
-        raise ValueError(f"expected float samples in [-1, 1] or int16, got {x.dtype}")
-    return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
 
 
 def pcm_bytes(ms: int) -> int:

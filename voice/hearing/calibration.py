@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from rules.normalise import normalise
-from voice.audio_signal import resample
-from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Endpointer
 from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.profile import Profile

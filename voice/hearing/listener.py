@@ -12,8 +12,8 @@ import numpy as np
 from rules.command import Command, Kind
 from rules.normalise import normalise
 from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
-from voice.audio_signal import resample
-from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable

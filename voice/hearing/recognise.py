@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import vosk
 
-from voice.audio_signal import resample
-from voice.hearing.audio import TARGET_RATE, chunked, to_pcm16_bytes
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE, chunked
 from voice.hearing.model import ModelError, ModelInfo, check_model
 
 UNKNOWN = "[unk]"  # how results show speech outside the grammar, whatever the model calls it

@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING, TextIO
 from phrases.render import Utterance
 from rules.state import Match
 from rules.summary import summary
+from voice.audio_signal import write_wav
 
 if TYPE_CHECKING:  # pyttsx3 loads only when WAVs are asked for
-    from voice.speaking.synthesis import Synthesiser
+    from voice.speaking.voicing import Voicing
+
+WAV_RATE = 48000  # the WAVs are what a PA device at this rate plays
 
 
 def display_line(utterance: Utterance) -> str:
@@ -28,29 +31,31 @@ def utterance_json(utterance: Utterance) -> str:
 
 
 class Printer:
-    """Voices utterances as text or JSONL lines, and as WAV files of the PA ones if asked."""
+    """Voices utterances as text or JSONL lines, and the PA's ones as the PA plays them into
+    WAV files if asked."""
 
     def __init__(self, out: TextIO, jsonl: bool = False, wav_dir: Path | None = None) -> None:
         self.out = out
         self.jsonl = jsonl
         self.wav_dir = wav_dir
         self.count = 0
-        self.speaker: Synthesiser | None = None
+        self.voicing: Voicing | None = None
         if wav_dir is not None:
             from voice.speaking.synthesis import Synthesiser
+            from voice.speaking.voicing import Voicing
 
             wav_dir.mkdir(parents=True, exist_ok=True)
-            self.speaker = Synthesiser()
+            self.voicing = Voicing(Synthesiser())
 
     def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
         """Write (and render) each utterance and flush; then `done`: it has been said."""
         for utterance in utterances:
             line = utterance_json(utterance) if self.jsonl else display_line(utterance)
             self.out.write(line + "\n")
-            if self.speaker is not None and self.wav_dir is not None and utterance.channel == "pa":
+            if self.voicing is not None and self.wav_dir is not None and utterance.channel == "pa":
                 self.count += 1
                 wav = self.wav_dir / f"{self.count:04d}-{utterance.code}.wav"
-                self.speaker.render_wav(utterance.text, wav)
+                write_wav(wav, self.voicing.audio(utterance, WAV_RATE), WAV_RATE)
         self.out.flush()
         if done is not None:
             done()
