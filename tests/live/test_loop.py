@@ -19,9 +19,9 @@ from voice.hearing.listener import Listener
 from voice.hearing.microphone import Microphone
 from voice.hearing.phrase_table import PhraseTable
 from voice.live.catch_up import catch_up
-from voice.live.loop import LiveLoop
+from voice.live.loop import HEARTBEAT_SECONDS, LiveLoop
 from voice.match_record import database
-from voice.match_record.database import Record
+from voice.match_record.database import Record, RecordError
 from voice.match_record.ledger import Ledger
 from voice.speaking.announcer import Announcer
 from voice.speaking.printer import Printer
@@ -73,9 +73,18 @@ def test_the_audio_callback_never_blocks(tmp_path, korean_model, sound_devices):
     streams = []
     real = sound_devices.RawInputStream
     sound_devices.RawInputStream = lambda *a, **k: streams.append(real(*a, **k)) or streams[-1]
+    taken = loop.on_audio
+
+    def slow(pcm16):  # the loop falls behind: the first chunks take 0.3 s each to handle
+        if len(streams[0].callback_seconds) < 4:
+            time.sleep(0.3)
+        return taken(pcm16)
+
+    loop.on_audio = slow
     listen(loop, sound_devices)
     loop.close()
-    assert max(streams[0].callback_seconds) < 0.005  # it only queues bytes
+    # The callback only queues bytes: it never waits for the loop, however far behind it is.
+    assert max(streams[0].callback_seconds) < 0.1
     assert [e.command.kind for e in loop.ledger.record.load(1).events] == [Kind.POINT, Kind.MISS]
 
 
@@ -159,6 +168,18 @@ def spied(loop):
     return loop.announcer.codes
 
 
+def beats(loop):
+    """The heartbeats the loop writes, each state in turn as the record then holds it."""
+    written, beat = [], loop.ledger.beat
+
+    def spy(state):
+        beat(state)
+        written.append(loop.ledger.record.liveness(loop.ledger.match_id).state)
+
+    loop.ledger.beat = spy
+    return written
+
+
 def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(
     tmp_path, korean_model, sound_devices
 ):
@@ -166,13 +187,53 @@ def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(
                            Take(spoken_pcm(tmp_path, ["라디오"]))]
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
-    codes = spied(loop)
+    codes, written = spied(loop), beats(loop)
     listen(loop, sound_devices)
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
     assert len(sound_devices.opens) == 2
     assert codes.index(Code.MIC_LOST) < codes.index(Code.MIC_BACK) < codes.index(Code.TURN)
     assert "microphone lost: no audio for 2 s; reopening it" in lines
+    # The heartbeat: on each change of state, not on each chunk (a few hundred of them).
+    assert written == ["listening", "mic_lost", "listening", "stopped"]
+    assert record.liveness(1).state == "stopped"
+
+
+def test_the_heartbeat_is_written_again_every_few_seconds_and_says_a_failing_headset(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    sound_devices.failing = {2}  # the headset's receiver is off
+    loop, record = make_loop(tmp_path, korean_model)
+    loop.headset_lost = lambda: "headset" in loop.announcer.failing
+    written = beats(loop)
+    now = [0.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    for _ in range(50):
+        loop.idle()
+    now[0] = HEARTBEAT_SECONDS
+    loop.idle()
+    loop.act(heard(Command(Kind.MISS)))  # the turn, said on the headset, cannot be played
+    loop.announcer.close()  # played (and failed) by now
+    loop.idle()
+    loop.close()
+    assert written == ["listening", "listening", "headset_lost", "stopped"]
+
+
+def test_a_heartbeat_that_cannot_be_written_never_stops_the_loop(
+    tmp_path, korean_model, sound_devices
+):
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+
+    def refused(state):
+        raise RecordError("cannot write the heartbeat: disk I/O error", record.path)
+
+    loop.ledger.beat = refused
+    loop.idle()
+    loop.act(heard(Command(Kind.POINT)))
+    loop.close()
+    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
+    assert lines == ["heartbeat not written: cannot write the heartbeat: disk I/O error"]
 
 
 def test_an_unplugged_microphone_is_found_again_by_name_when_it_comes_back(

@@ -2,6 +2,7 @@
 
 import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,7 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
         text_of(browser, "#p0 .points", "0")
         panel = opened(browser, f"{url}/referee/1", PHONE)
         text_of(browser, "#link", "●")
+        text_of(browser, "#heard", "φωνή: καμία ένδειξη")  # no voice loop has run
         for _ in range(5):
             press(browser, "point")
         press(browser, "respot")  # refused: no TOUCHENT, so nothing is recorded
@@ -116,6 +118,21 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
                 started = time.monotonic()  # the event is committed: the board has 200 ms
                 text_of(browser, "#p1 .points", str(points), poll=0.005)
                 assert time.monotonic() - started < LATENCY
+            record.beat(1, "mic_lost")  # its heartbeat: a dot on the board, words on the panel
+            WebDriverWait(browser, WAIT).until(
+                lambda driver: driver.find_element(By.ID, "heard").get_attribute("class")
+                == "mic_lost")
+            browser.switch_to.window(panel)
+            text_of(browser, "#heard", "φωνή: χάθηκε το μικρόφωνο")
+            record.beat(1, "headset_lost")
+            text_of(browser, "#heard", "φωνή: χάθηκαν τα ακουστικά")
+            record.beat(1, "listening")
+            text_of(browser, "#heard", "φωνή: ακούει")
+            aged = datetime.fromtimestamp(time.time() - 20, UTC).isoformat()
+            record._db.execute("UPDATE liveness SET at = ?", (aged,))  # a loop that died mute
+            text_of(browser, "#heard", "φωνή: καμία ένδειξη")
+            record.beat(1, "stopped")
+            text_of(browser, "#heard", "φωνή: σταμάτησε")
 
 
 def test_with_a_token_the_panel_asks_for_it_once(browser, tmp_path):

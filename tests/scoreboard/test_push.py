@@ -223,3 +223,24 @@ def test_reads_are_served_while_the_record_thread_is_busy(db):
             busy.set()
 
     assert watched(db, body) == (0, (), 0)
+
+
+def test_the_voice_loops_heartbeat_is_carried_in_the_board_and_pushed_at_the_next_poll(db):
+    with Record.open(db) as record:
+        record.beat(1, "listening")
+
+    async def body(watcher):
+        first = json.loads((await watcher.desk.board(1)).text("now"))["liveness"]
+        with watcher.watch(1, 0) as queue:
+            with Record.open(db) as record:  # no event: the heartbeat alone changes
+                record.beat(1, "mic_lost")
+            await watcher.poll()
+            pushed = json.loads(queue.get_nowait())
+            await watcher.poll()  # the same heartbeat: nothing more is pushed
+            return first, pushed, queue.empty()
+
+    first, pushed, quiet = watched(db, body)
+    assert first["state"] == "listening" and pushed["seq"] == 0 and quiet
+    assert pushed["liveness"]["state"] == "mic_lost" and pushed["liveness"]["at"] > first["at"]
+    with Record.open(db) as record:
+        assert View.load(record, 2).state["liveness"] is None  # no loop ever ran for it

@@ -100,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         endpoint_ms = 0 if listener.gate is None else listener.gate.endpointer.endpoint_frames * 10
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=endpoint_ms)
-        loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo)
+        loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
+                        headset_lost=lambda: "headset" in announcer.failing)
         sys.stderr.write(
             f"match {ledger.match_id} recorded in {args.db}; listening on {mic.name}\n"
         )

@@ -6,6 +6,7 @@ import queue
 import sys
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from phrases.bank import Channel
@@ -23,6 +24,16 @@ if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
 TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
 RETRY_SECONDS = 5.0  # how long a record that failed is left alone before the next mark
 OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
+HEARTBEAT_SECONDS = 5.0  # the heartbeat is written again this often while its state holds
+
+
+class Liveness(StrEnum):
+    """What the loop's heartbeat in the record says of it (the panel and the board show it)."""
+
+    LISTENING = "listening"
+    MIC_LOST = "mic_lost"
+    HEADSET_LOST = "headset_lost"
+    STOPPED = "stopped"
 
 
 def _stderr(line: str) -> None:
@@ -57,6 +68,7 @@ class LiveLoop:
         confirm: bool = True,
         echo: EchoGuard | None = None,
         log: Callable[[str], None] = _stderr,
+        headset_lost: Callable[[], bool] = lambda: False,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
@@ -65,6 +77,7 @@ class LiveLoop:
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.log = log
+        self.headset_lost = headset_lost  # whether the headset's latest utterance failed
         self.overflows = 0  # input overflows the microphone reported
         self._voiced: queue.Queue[int] = queue.Queue()  # events voiced, to mark in the record
         self._unmarked: list[int] = []  # voiced, not yet marked (the record failed)
@@ -74,6 +87,10 @@ class LiveLoop:
         self._break_started: float | None = None  # POSIX seconds, from the record
         self._last_tick = 0.0
         self._overflow_logged = -OVERFLOW_LOG_SECONDS
+        self._mic_lost = False
+        self._stopped = False
+        self._beaten: tuple[Liveness, float] | None = None  # the last heartbeat tried, and when
+        self._beat_fault: str | None = None
 
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
@@ -99,7 +116,9 @@ class LiveLoop:
         self._early_taken = heard.early and accepted
 
     def idle(self) -> None:
-        """Between chunks: mark what has been voiced, and run the break clock (Article 5)."""
+        """Between chunks: mark what has been voiced, run the break clock (Article 5), and keep
+        the heartbeat."""
+        self._beat()
         try:
             self._mark_voiced()
             self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
@@ -110,6 +129,8 @@ class LiveLoop:
     def close(self) -> None:
         """Let the announcer finish what is queued, and note what it voiced."""
         self.announcer.close()
+        self._stopped = True
+        self._beat()
         if self.overflows:
             self.log(f"microphone: {self.overflows} input overflows in all (audio was dropped)")
         self._mark_at = 0.0
@@ -126,11 +147,15 @@ class LiveLoop:
         """Tell the referee that he is not heard, and forget the phrase cut short."""
         self.log(f"microphone lost: {fault}; reopening it")
         self.listener.reset()
+        self._mic_lost = True
+        self._beat()
         self.announcer.say([render(Announcement(Code.MIC_LOST))])
 
     def microphone_back(self) -> None:
         """Tell the referee that he is heard again."""
         self.log("microphone back: listening")
+        self._mic_lost = False
+        self._beat()
         self.announcer.say([render(Announcement(Code.MIC_BACK))])
 
     def overflowed(self, total: int) -> None:
@@ -140,6 +165,32 @@ class LiveLoop:
         if now - self._overflow_logged >= OVERFLOW_LOG_SECONDS:
             self._overflow_logged = now
             self.log(f"microphone: {total} input overflows so far (audio was dropped)")
+
+    def liveness(self) -> Liveness:
+        """The loop's state as its heartbeat gives it; a lost microphone comes first."""
+        if self._stopped:
+            return Liveness.STOPPED
+        if self._mic_lost:
+            return Liveness.MIC_LOST
+        return Liveness.HEADSET_LOST if self.headset_lost() else Liveness.LISTENING
+
+    def _beat(self) -> None:
+        """Write the heartbeat when the state changed or HEARTBEAT_SECONDS passed; a heartbeat
+        that cannot be written is logged (once per fault), never fatal."""
+        state, now = self.liveness(), time.monotonic()
+        if self._beaten is not None and self._beaten[0] == state and (
+            now < self._beaten[1] + HEARTBEAT_SECONDS
+        ):
+            return
+        self._beaten = (state, now)  # tried once per period, even when it fails
+        try:
+            self.ledger.beat(state)
+        except RecordError as error:
+            if str(error) != self._beat_fault:
+                self.log(f"heartbeat not written: {error}")
+            self._beat_fault = str(error)
+            return
+        self._beat_fault = None
 
     def _run_clock(self) -> None:
         """While a break is on, feed the rules the seconds since its recorded start."""

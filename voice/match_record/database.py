@@ -45,6 +45,15 @@ CREATE TABLE events (
     PRIMARY KEY (match_id, seq)
 ) WITHOUT ROWID;
 """
+# Added later, still schema 1: made with a record's first heartbeat, new or old; older versions
+# ignore it.
+LIVENESS_TABLE = """
+CREATE TABLE IF NOT EXISTS liveness (
+    match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+    state TEXT NOT NULL,  -- listening, mic_lost, headset_lost, stopped
+    at TEXT NOT NULL  -- ISO 8601, UTC
+)"""
+HEARTBEAT_BUSY_MS = 250  # a heartbeat waits this long for another writer, not BUSY_SECONDS
 
 MAX_MATCH_ID = 2**63 - 1  # SQLite's largest integer
 
@@ -89,6 +98,14 @@ class RecordedEvent:
     command: Command
     created: str
     announced: bool
+
+
+@dataclass(frozen=True)
+class Liveness:
+    """The voice loop's latest heartbeat for a match: its state and when it was written."""
+
+    state: str  # listening, mic_lost, headset_lost or stopped
+    at: str  # ISO 8601, UTC
 
 
 @dataclass(frozen=True)
@@ -315,6 +332,35 @@ class Record:
             self._db.execute(
                 "UPDATE events SET announced = 1 WHERE match_id = ? AND seq = ?", (match_id, seq)
             )
+
+    def beat(self, match_id: int, state: str) -> None:
+        """Write the voice loop's heartbeat for match `match_id`: its `state`, now.
+
+        It waits HEARTBEAT_BUSY_MS at most for another writer, so a locked record costs the loop
+        little; RecordError if it cannot be written.
+        """
+        with self._guard(f"write the heartbeat of match {match_id} to"):
+            self._db.execute(f"PRAGMA busy_timeout = {HEARTBEAT_BUSY_MS}")
+            try:
+                self._db.execute(LIVENESS_TABLE)
+                self._db.execute(
+                    "INSERT OR REPLACE INTO liveness (match_id, state, at) VALUES (?, ?, ?)",
+                    (match_id, state, _now()),
+                )
+            finally:
+                self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+
+    def liveness(self, match_id: int) -> Liveness | None:
+        """The latest heartbeat of match `match_id`, None if no voice loop ever wrote one."""
+        with self._guard(f"read the heartbeat of match {match_id} from"):
+            if self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'liveness'"
+            ).fetchone() is None:
+                return None  # a record made before heartbeats, none written yet
+            row = self._db.execute(
+                "SELECT state, at FROM liveness WHERE match_id = ?", (match_id,)
+            ).fetchone()
+        return None if row is None else Liveness(row[0], row[1])
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:

@@ -73,6 +73,10 @@ class Ledger(Session):
         self.record.mark_announced(self.match_id, seq)
         self._unsaid.pop(seq, None)
 
+    def beat(self, state: str) -> None:
+        """Write the voice loop's heartbeat for this match: its `state`, now."""
+        self.record.beat(self.match_id, state)
+
     def unannounced(self) -> list[tuple[int, list[Utterance]]]:
         """The events never marked announced, each with what it had to say: those recorded
         before this ledger was opened and those it recorded itself."""

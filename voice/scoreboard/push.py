@@ -43,8 +43,9 @@ class Watcher:
             if not watchers:
                 del self._watchers[match_id]
 
-    def publish(self, match_id: int) -> None:
-        """Give the match's current board, made into text once, to each watcher behind it."""
+    def publish(self, match_id: int, every: bool = False) -> None:
+        """Give the match's current board, made into text once, to each watcher behind it (or
+        to `every` watcher: its heartbeat changed, not its events)."""
         watchers = self._watchers.get(match_id)
         view = self.desk.shown(match_id)
         if not watchers or view is None:
@@ -52,7 +53,7 @@ class Watcher:
         current = view.current
         text = current.text(server_time())
         for queue, seen in watchers.items():
-            if seen < current.seq:
+            if seen < current.seq or every:
                 _replace(queue, text)
                 watchers[queue] = current.seq
 
@@ -76,6 +77,8 @@ class Watcher:
             except RecordError as error:
                 log.warning("match %s cannot be shown: %s", match_id, error)
                 self._failed[match_id] = seq  # reported once, not every poll
+        for match_id in await self.desk.beats():
+            self.publish(match_id, every=True)
 
 
 def _replace(queue: asyncio.Queue[str], text: str) -> None:

@@ -107,6 +107,20 @@ class Desk:
         job = self._reader.submit(lambda: {m: self._reading.last_seq(m) for m in shown})
         return await asyncio.wrap_future(job)
 
+    async def beats(self) -> list[int]:
+        """The matches shown whose voice loop's heartbeat changed, their views brought up to it
+        (one primary-key lookup each)."""
+        shown = list(self._views)
+        read = self._reader.submit(lambda: {m: self._reading.liveness(m) for m in shown})
+        changed = {
+            m: beat for m, beat in (await asyncio.wrap_future(read)).items()
+            if beat != self._views[m].liveness
+        }
+        if not changed:
+            return []
+        job = self._worker.submit(lambda: [m for m, b in changed.items() if self._views[m].beat(b)])
+        return await asyncio.wrap_future(job)
+
     async def catch_up(self, match_id: int) -> None:
         """Bring the match's view up to its record, whichever process wrote the events."""
         view = self._views[match_id]

@@ -61,6 +61,13 @@ class BallsOff(BaseModel):
     spots: list[Spot] = Field(description="each ball on its spot, in the order announced")
 
 
+class Liveness(BaseModel):
+    """The voice loop's latest heartbeat (`referee run`)."""
+
+    state: Literal["listening", "mic_lost", "headset_lost", "stopped"]
+    at: str = Field(description="ISO time it was written; every 5 s while the loop runs")
+
+
 class Board(BaseModel):
     """Everything the hall scoreboard shows, derived from the record."""
 
@@ -92,6 +99,7 @@ class Board(BaseModel):
     warm_up: str | None = Field(description="the player warming up")
     warm_up_started: str | None = Field(description="ISO time the record gives its start")
     warm_up_seconds: int = Field(description="how long a warm-up lasts")
+    liveness: Liveness | None = Field(description="null until a voice loop ran for the match")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
 
 

@@ -4,7 +4,7 @@ summary, the latest calls, balls off the table, the reminders, the break's start
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +14,7 @@ from rules.command import Kind
 from rules.match import BREAK_SECONDS
 from rules.state import Match, new_match
 from rules.summary import summary
-from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.database import Liveness, Record, RecordedEvent
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
@@ -62,6 +62,7 @@ class View:
         self._session = Session(match)  # renders what each event said, as it was voiced
         self.seq = 0  # the newest event taken
         self._shown = [Shown()]
+        self.liveness: Liveness | None = None  # the voice loop's latest heartbeat
         self.state = self.board()  # as plain data, without the server's time
         self.current = Snapshot(0, _json(self.state))
 
@@ -70,6 +71,7 @@ class View:
         """The view of match `match_id`, its record replayed once."""
         view = cls(match_id, new_match(record.setup(match_id)[1]))
         view.catch_up(record)
+        view.beat(record.liveness(match_id))
         return view
 
     @property
@@ -87,6 +89,15 @@ class View:
             self.state = self.board()
             self.current = Snapshot(self.seq, _json(self.state))
         return bool(events)
+
+    def beat(self, liveness: Liveness | None) -> bool:
+        """Take the voice loop's latest heartbeat; whether the board changed."""
+        if liveness == self.liveness:
+            return False
+        self.liveness = liveness
+        self.state = self.board()
+        self.current = Snapshot(self.seq, _json(self.state))
+        return True
 
     def take(self, event: RecordedEvent, match: Match, said: list[Announcement]) -> None:
         """Take one recorded event: the match it led to and what the rules said of it."""
@@ -144,6 +155,7 @@ class View:
             "break_seconds": BREAK_SECONDS,
             "warm_up_started": shown.warm_up_started if self.match.warm_up is not None else None,
             "warm_up_seconds": self.match.setup.warm_up_seconds,
+            "liveness": None if self.liveness is None else asdict(self.liveness),
         }
 
 

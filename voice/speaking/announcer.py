@@ -72,6 +72,7 @@ class Announcer:
         self._queue: queue.Queue[_Batch | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
         self.failures: list[str] = []
+        self.failing: set[str] = set()  # the channels whose latest utterance could not be played
         self.on_pa: deque[Played] = deque(maxlen=PA_KEPT)  # the latest PA utterances, in order
         self._thread.start()
 
@@ -103,6 +104,8 @@ class Announcer:
                     self.on_pa[-1] = replace(self.on_pa[-1], ended=time.monotonic())
         except Exception as error:  # a failed output must not stop the announcements
             self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
+            self.failing.add(utterance.channel)
             sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")
             return False
+        self.failing.discard(utterance.channel)
         return True

@@ -1,6 +1,6 @@
 // The public scoreboard: renders each state the server pushes; the break clock runs here.
 // `?overlay=1` turns the page into a stream's lower third (board.css: body.overlay).
-import { clock, countdown, follow, matchNumber } from "./feed.js";
+import { clock, countdown, follow, liveness, matchNumber } from "./feed.js";
 import { GAMES } from "./games.js";
 
 const OFF = "ball_off_table";  // the PA's call for balls off the table, drawn on its own
@@ -116,6 +116,9 @@ function refit() {
 
 function tick() {
   if (shown === null) return;
+  const voice = liveness(shown, offset);
+  $("heard").className = voice.kind;
+  $("heard").title = `φωνή: ${voice.text}`;
   const banner = $("banner");
   let text = "";
   if (shown.winner) {

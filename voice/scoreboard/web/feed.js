@@ -38,6 +38,25 @@ export function follow(match, onState, onLink) {
   connect();
 }
 
+const SILENT_AFTER = 15000;  // ms: an older heartbeat of a loop not stopped says nothing
+const HEARD = {
+  listening: "ακούει",
+  mic_lost: "χάθηκε το μικρόφωνο",
+  headset_lost: "χάθηκαν τα ακουστικά",
+  stopped: "σταμάτησε",
+};
+
+// The voice loop as its heartbeat in the record shows it, by the server's clock: `kind` (the
+// heartbeat's state, or "silent" when there is none or it is over 15 s old) and its words.
+export function liveness(state, offset) {
+  const beat = state.liveness;
+  const age = beat ? Date.now() + offset - Date.parse(beat.at) : Infinity;
+  if (!beat || (beat.state !== "stopped" && age > SILENT_AFTER)) {
+    return { kind: "silent", text: "καμία ένδειξη" };
+  }
+  return { kind: beat.state, text: HEARD[beat.state] };
+}
+
 // The break's remaining time as m:ss, by the server's clock.
 export function countdown(state, offset) {
   const elapsed = (Date.now() + offset - Date.parse(state.break_started)) / 1000;

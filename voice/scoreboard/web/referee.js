@@ -1,12 +1,13 @@
 // The referee's control panel: each button sends the command its phrase says, through the same
 // path as the voice loop; the score comes back over the scoreboard's WebSocket.
-import { follow, matchNumber } from "./feed.js";
+import { follow, liveness, matchNumber } from "./feed.js";
 
 const $ = (id) => document.getElementById(id);
 const match = matchNumber();
 const KEY = "referee-token";
 const KEPT = 30; // lines of announcements kept on screen
 let token = localStorage.getItem(KEY) || "";
+let shown = null;  // the latest state, and the server's clock offset, for the heartbeat
 
 const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
 if (fromLink) {
@@ -15,7 +16,17 @@ if (fromLink) {
   history.replaceState(null, "", location.pathname);
 }
 
-function render(state) {
+// The voice loop's heartbeat, plainly: «φωνή: ακούει», «φωνή: χάθηκε το μικρόφωνο» …
+function heard() {
+  if (shown === null) return;
+  const { kind, text } = liveness(...shown);
+  $("heard").className = kind;
+  $("heard").textContent = `φωνή: ${text}`;
+}
+
+function render(state, offset) {
+  shown = [state, offset];
+  heard();
   const zones = state.discipline === "libre" || state.discipline.startsWith("cadre");
   document.body.classList.toggle("no-zones", !zones);
   document.body.classList.toggle("no-anchors", !state.discipline.startsWith("cadre"));
@@ -117,3 +128,4 @@ $("token").addEventListener("submit", (event) => {
 });
 
 follow(match, render, (up) => { $("link").className = up ? "up" : "down"; });
+setInterval(heard, 1000);

@@ -1,0 +1,36 @@
+"""The voice loop's heartbeat in the record, and records made before heartbeats existed."""
+
+import sqlite3
+from contextlib import closing
+from datetime import datetime
+
+from rules.state import Setup
+from tests.support.match import PLAYERS
+from voice.match_record.database import Record
+
+
+def test_the_latest_heartbeat_of_each_match_is_kept(tmp_path):
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        first, second = (record.create_match(Setup("libre", 10, PLAYERS)) for _ in range(2))
+        assert record.liveness(first) is None
+        record.beat(first, "listening")
+        record.beat(first, "mic_lost")
+        record.beat(second, "stopped")
+        beat = record.liveness(first)
+        assert beat is not None and beat.state == "mic_lost"
+        assert datetime.fromisoformat(beat.at).tzinfo is not None
+        assert record.liveness(second).state == "stopped"
+
+
+def test_a_record_made_before_heartbeats_loads_and_gets_them_keeping_its_schema(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with Record.open(path) as record:
+        record.create_match(Setup("libre", 10, PLAYERS))
+    with closing(sqlite3.connect(path)) as old:  # schema 1 as first written: no such table
+        assert not old.execute("SELECT 1 FROM sqlite_master WHERE name = 'liveness'").fetchall()
+    with Record.open(path, create=False) as record:
+        assert record.liveness(1) is None and record.load(1).last_seq == 0
+        record.beat(1, "listening")
+    with Record.open(path, create=False) as record:  # still a sound schema-1 record
+        assert record._db.execute("PRAGMA user_version").fetchone() == (1,)
+        assert record.liveness(1).state == "listening"
