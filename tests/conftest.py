@@ -75,6 +75,16 @@ def sound_devices(monkeypatch: pytest.MonkeyPatch) -> FakeSoundDevice:
 
 
 @pytest.fixture(scope="session")
+def table_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Korean→Greek phrase table (tests.support.korean.TABLE) as `--phrase-table` reads it."""
+    from tests.support.korean import TABLE
+
+    path = tmp_path_factory.mktemp("table") / "table.toml"
+    path.write_text("".join(f'"{k}" = "{v}"\n' for k, v in TABLE.items()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Korean test script spoken, as one WAV recording (tests.support.korean.SCRIPT)."""
     from tests.support.korean import script_recording

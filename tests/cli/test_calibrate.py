@@ -27,19 +27,12 @@ def takes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return referee_takes(tmp_path_factory.mktemp("takes"))
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("table") / "table.toml"
-    path.write_text("".join(f'"{k}" = "{v}"\n' for k, v in TABLE.items()), encoding="utf-8")
-    return path
-
-
 def test_calibrate_from_wav_measures_the_takes_and_writes_a_profile(
-    referee, korean_model_dir: Path, takes: Path, table: Path, tmp_path: Path
+    referee, korean_model_dir: Path, takes: Path, table_file: Path, tmp_path: Path
 ) -> None:
     profile = tmp_path / "referee.toml"
     code, out, err = referee("calibrate", "--model", korean_model_dir, "--from-wav", takes,
-                             "--phrase-table", table, "--profile", profile)
+                             "--phrase-table", table_file, "--profile", profile)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].split() == ["phrase", "take", "heard", "command", "result", "confidence",
@@ -64,10 +57,10 @@ def test_calibrate_from_wav_measures_the_takes_and_writes_a_profile(
     assert written["endpoint_ms"] == int(pause[2]) and written["aliases"]["σκορ εξω"] == "σκορ"
 
     code, out, err = referee("listen", "--model", korean_model_dir, "--wav",
-                             takes / "σκορ" / "2.wav", "--phrase-table", table, "--jsonl")
+                             takes / "σκορ" / "2.wav", "--phrase-table", table_file, "--jsonl")
     assert code == 0 and json.loads(out)["command"] is None, err  # not understood without it
     code, out, err = referee("listen", "--model", korean_model_dir, "--wav",
-                             takes / "σκορ" / "2.wav", "--phrase-table", table, "--jsonl",
+                             takes / "σκορ" / "2.wav", "--phrase-table", table_file, "--jsonl",
                              "--profile", profile)
     assert code == 0 and json.loads(out)["command"]["kind"] == "score", err
 
@@ -94,7 +87,7 @@ def spoken_take(words: str) -> bytes:
 
 
 def test_calibrate_prompts_each_phrase_on_the_headset_and_records_the_takes(
-    referee, korean_model_dir: Path, table: Path, tmp_path: Path, sound_devices
+    referee, korean_model_dir: Path, table_file: Path, tmp_path: Path, sound_devices
 ) -> None:
     spelled = PhraseTable(TABLE)
     phrases = [s for s in Vocabulary(PLACEHOLDER_PLAYERS, discipline("libre")).sentences
@@ -104,7 +97,7 @@ def test_calibrate_prompts_each_phrase_on_the_headset_and_records_the_takes(
     save = tmp_path / "takes"
     code, out, err = referee("calibrate", "--model", korean_model_dir, "--mic", "mic",
                              "--headset", "phones", "--takes", 2, "--save", save,
-                             "--phrase-table", table)
+                             "--phrase-table", table_file)
     assert code == 0, err
     assert sorted(p.name for p in save.iterdir()) == sorted(phrases)
     assert sorted(p.name for p in (save / "πόντος έξω").iterdir()) == ["1.wav", "2.wav"]
@@ -118,11 +111,12 @@ def test_calibrate_prompts_each_phrase_on_the_headset_and_records_the_takes(
 
 
 def test_a_microphone_that_dies_stops_the_recording_naming_the_take(
-    referee, korean_model_dir: Path, table: Path, tmp_path: Path, sound_devices
+    referee, korean_model_dir: Path, table_file: Path, tmp_path: Path, sound_devices
 ) -> None:
     sound_devices.takes = [Take(b"\0" * 3200, end="die")]
     code, out, err = referee("calibrate", "--model", korean_model_dir, "--mic", "mic",
-                             "--headset", "phones", "--save", tmp_path, "--phrase-table", table)
+                             "--headset", "phones", "--save", tmp_path,
+                             "--phrase-table", table_file)
     assert code == 2 and out == ""
     assert "«πόντος έξω», take 1: the microphone was lost (the input stream stopped)" in err
 

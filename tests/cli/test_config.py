@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.korean import TABLE
-
 
 def test_init_writes_a_commented_file_that_show_reports(referee, tmp_path: Path) -> None:
     path = tmp_path / "hall" / "settings.toml"
@@ -65,14 +63,12 @@ def test_run_takes_its_devices_from_the_hall_file(referee, tmp_path: Path, sound
 
 
 def test_listen_ends_phrases_at_the_hall_files_endpoint_unless_told_otherwise(
-    referee, tmp_path: Path, korean_model_dir: Path, recording: Path
+    referee, tmp_path: Path, korean_model_dir: Path, recording: Path, table_file: Path
 ) -> None:
-    table = tmp_path / "table.toml"
-    table.write_text("".join(f'"{k}" = "{v}"\n' for k, v in TABLE.items()), encoding="utf-8")
     hall = tmp_path / "s.toml"
     hall.write_text("[hearing]\nendpoint_ms = 1500\n", encoding="utf-8")
-    listen = ("listen", "--model", korean_model_dir, "--wav", recording, "--phrase-table", table,
-              "--jsonl", "--config", hall)
+    listen = ("listen", "--model", korean_model_dir, "--wav", recording,
+              "--phrase-table", table_file, "--jsonl", "--config", hall)
     # The script's pauses are 0.8 s: with a 1.5 s endpoint, vosk's own (~0.5 s) ends each phrase.
     code, out, err = referee(*listen)
     assert code == 0, err

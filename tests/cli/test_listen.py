@@ -8,24 +8,13 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from rules.command import Kind
 from tests.support.korean import (
     HEARD,
     PLAYERS,
-    TABLE,
     write_wav,
 )
-
-
-@pytest.fixture(scope="module")
-def table_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("table") / "table.toml"
-    path.write_text("".join(f'"{k}" = "{v}"\n' for k, v in TABLE.items()), encoding="utf-8")
-    return path
-
-
 
 
 def test_listen_turns_korean_speech_into_the_commands_of_the_table(
