@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 import pyloudnorm
 
 from rules.state import Setup, new_match
 from voice.audio_signal import resample
+from voice.live.transcript import transcript_phrases
 from voice.session import Session
 from voice.speaking.loudness import true_peak
 from voice.speaking.synthesis import Synthesiser
@@ -27,10 +29,10 @@ from voice.speaking.voicing import Voicing
 
 SETUP = Setup("cadre-47-2", 12, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"),
               spoken=("Παπαδόπουλος", "Γιάσπερς"))
-SCRIPT = ["πόντος", "πόντος", "αντρέ", "πόντος", "πόντος έξω", "λιμπρ", "τους", "στήσιμο",
-          "πόντος", "α σεβάλ", *["πόντος"] * 5, "σκορ", "πόντος", "άστοχο",
-          "διάλειμμα Γιάσπερς", "τέλος διαλείμματος", "πόντος", "πόντος αντρέ", "πόντος",
-          "πόντος", "πόντος", *["πόντος"] * 9, "ξεκινά Γιάσπερς", "πόντος", "πόντος", "άστοχο"]
+SCRIPT = list(transcript_phrases(
+    (Path(__file__).parents[1] / "tests" / "data" / "cadre_match.txt")
+    .read_text(encoding="utf-8").splitlines()
+))
 
 
 def main() -> None:

@@ -3,6 +3,8 @@ a pause between surname and number, a chime before what is not routine."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyloudnorm
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from phrases.render import Utterance
 from rules.state import Setup, new_match
 from voice.audio_signal import resample
+from voice.live.transcript import transcript_phrases
 from voice.session import Session
 from voice.speaking.chime import NOTES_HZ
 from voice.speaking.loudness import true_peak
@@ -17,14 +20,12 @@ from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing, VoicingError
 
 HALL = 48000  # a PA device's usual rate
-# Cadre 47/2 to 12 between two players with spoken forms: zone terms, LIBRES, TOUCHENT, a
-# break, «για πέντε», the score, the equalising inning, a tie, the extension, the winner.
 SETUP = Setup("cadre-47-2", 12, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"),
               spoken=("Παπαδόπουλος", "Γιάσπερς"))
-SCRIPT = ["πόντος", "πόντος", "αντρέ", "πόντος", "πόντος έξω", "λιμπρ", "τους", "στήσιμο",
-          "πόντος", "α σεβάλ", *["πόντος"] * 5, "σκορ", "πόντος", "άστοχο",
-          "διάλειμμα Γιάσπερς", "τέλος διαλείμματος", "πόντος", "πόντος αντρέ", "πόντος",
-          "πόντος", "πόντος", *["πόντος"] * 9, "ξεκινά Γιάσπερς", "πόντος", "πόντος", "άστοχο"]
+SCRIPT = list(transcript_phrases(
+    (Path(__file__).parents[2] / "tests" / "data" / "cadre_match.txt")
+    .read_text(encoding="utf-8").splitlines()
+))
 
 
 @pytest.fixture(scope="module")
