@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -72,6 +72,15 @@ def sound_devices(monkeypatch: pytest.MonkeyPatch) -> FakeSoundDevice:
     fake = FakeSoundDevice()
     monkeypatch.setattr(devices, "backend", lambda: fake)
     return fake
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """A headless Chromium of its own for one test (tests.support.browser)."""
+    from tests.support.browser import chromium
+
+    with chromium(tmp_path / "profile") as driver:
+        yield driver
 
 
 @pytest.fixture(scope="session")

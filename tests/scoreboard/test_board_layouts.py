@@ -13,11 +13,8 @@ import time
 import unicodedata
 from dataclasses import asdict
 from datetime import datetime
-from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -26,17 +23,11 @@ from phrases.render import render
 from rules.command import Command, Kind
 from rules.match import apply
 from rules.state import Setup, new_match
+from tests.support.browser import WAIT, chromium, needs_chromium
 from tests.support.server import ARTIFACTS, serving
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--hide-scrollbars",
-)
 SCREENS = {  # name: (width, height)
     "16x9": (1920, 1080),
     "4x3": (1024, 768),
@@ -44,7 +35,6 @@ SCREENS = {  # name: (width, height)
     "portrait": (1080, 1920),
 }
 SHOTS = ARTIFACTS / "board"
-WAIT = 5  # seconds
 RECONNECT_WAIT = 20  # seconds: the board's retries back off up to 15 s apart
 
 # Two 25-letter surnames and scores of four digits: the widest a board has to show.
@@ -52,10 +42,7 @@ A, B = "Κωνσταντινοπουλοπαπαδάκης", "Μαυρομιχα
 PLAYERS = (A, B)
 POINT, MISS = Command(Kind.POINT), Command(Kind.MISS)
 
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 def live_match() -> tuple[Setup, list[Command]]:
@@ -111,14 +98,8 @@ def hall(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = tmp_path_factory.mktemp("profile")
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
-    yield driver
-    driver.quit()
+    with chromium(tmp_path_factory.mktemp("profile"), "--hide-scrollbars") as driver:
+        yield driver
 
 
 @pytest.fixture

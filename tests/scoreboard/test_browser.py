@@ -1,73 +1,31 @@
 """A real browser (Debian's headless chromium, driven by Selenium) on the board and the panel."""
 
-import re
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
 from selenium.webdriver.support.ui import WebDriverWait
 
 from rules.state import Setup
+from tests.support.browser import (
+    PHONE,
+    SCREEN,
+    WAIT,
+    needs_chromium,
+    opened,
+    press,
+    text_of,
+)
 from tests.support.match import PLAYERS, A
 from tests.support.server import ARTIFACTS, new_record, serving
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-)
-SCREEN = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
-PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
-WAIT = 5  # seconds
 LATENCY = 0.2  # seconds from an event the voice loop records to the board showing it
 TOKEN = "hall-42-of-the-club"
 
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver",
-)
-
-
-@pytest.fixture
-def browser(tmp_path):
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
-    yield driver
-    driver.quit()
-
-
-def opened(browser, url, screen):
-    """Open `url` in a new window the size of `screen`; its handle."""
-    browser.switch_to.new_window("window")
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", screen)
-    browser.get(url)
-    return browser.current_window_handle
-
-
-def text_of(browser, selector, expected, poll=0.1):
-    """Wait until the element shows `expected` (a string or a pattern)."""
-    def showing(driver):
-        text = driver.find_element(By.CSS_SELECTOR, selector).text
-        return re.fullmatch(expected, text) is not None
-
-    WebDriverWait(browser, WAIT, poll).until(showing, f"{selector} never showed {expected!r}")
-
-
-def press(browser, kind):
-    """Tap a panel button once it is enabled again (the panel disables them mid-request)."""
-    button = (By.CSS_SELECTOR, f'button[data-kind="{kind}"]')
-    WebDriverWait(browser, WAIT).until(shown.element_to_be_clickable(button)).click()
+pytestmark = needs_chromium
 
 
 def test_the_panel_s_buttons_move_the_board(browser, tmp_path):

@@ -3,20 +3,12 @@
 from selenium.webdriver.common.by import By
 
 from rules.state import Setup
-from tests.scoreboard.test_browser import (
-    PHONE,
-    SCREEN,
-    browser,
-    opened,
-    press,
-    pytestmark,
-    text_of,
-)
+from tests.support.browser import PHONE, SCREEN, needs_chromium, opened, press, text_of
 from tests.support.match import PLAYERS, A
 from tests.support.server import serving
 from voice.match_record.database import Record
 
-__all__ = ["browser", "pytestmark"]  # the fixture and the skip, as the other browser tests
+pytestmark = needs_chromium
 
 
 def test_the_panel_corrects_an_inning_and_the_board_shows_it_with_the_innings_left(
