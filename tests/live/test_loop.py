@@ -9,15 +9,11 @@ from pytest import approx
 
 from rules.announcement import Code
 from rules.command import Command, Kind
-from rules.state import Setup
-from rules.vocabulary import Vocabulary
 from tests.support.korean import spoken_pcm
-from tests.support.match import PLAYERS
+from tests.support.live import make_loop
 from tests.support.sound import Take
 from voice import devices
-from voice.hearing.listener import Listener
 from voice.hearing.microphone import Microphone
-from voice.hearing.phrase_table import PhraseTable
 from voice.live.catch_up import catch_up
 from voice.live.loop import HEARTBEAT_SECONDS, LiveLoop
 from voice.match_record import database
@@ -27,20 +23,6 @@ from voice.speaking.announcer import Announcer
 from voice.speaking.printer import Printer
 from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing
-
-# Korean words the Korean test model hears from espeak-ng, standing for Greek phrases.
-TABLE = PhraseTable({"엄마": "πόντος", "라디오": "άστοχο"})
-
-
-def make_loop(tmp_path, korean_model, discipline="three-cushion", clock=time.time, **options):
-    record = Record.open(tmp_path / "matches.sqlite3")
-    setup = Setup(discipline, 5, PLAYERS)
-    ledger = Ledger(record, record.create_match(setup))
-    listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
-    outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),
-               "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}
-    announcer = Announcer(Voicing(Synthesiser()), outputs)
-    return LiveLoop(listener, ledger, announcer, clock, **options), record
 
 
 def listen(loop, sound_devices, **options):

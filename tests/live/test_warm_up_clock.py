@@ -3,7 +3,7 @@
 import time
 
 from rules.command import Command, Kind
-from tests.live.test_loop import make_loop
+from tests.support.live import make_loop
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 

@@ -13,15 +13,13 @@ from starlette.websockets import WebSocketDisconnect
 from rules.command import Command, Kind
 from rules.state import Setup
 from tests.support.match import PLAYERS, A, B
-from tests.support.server import new_record
+from tests.support.server import TEST_HOST, new_record, stored
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 from voice.scoreboard.app import MAX_BODY, create_app
-from voice.scoreboard.guard import Hosts
 from voice.speaking.printer import utterance_json
 
 TOKEN = "s3cret-token-of-the-hall"
-TEST_HOST = Hosts.bound_to("testserver")  # the name TestClient calls the app by
 LATENCY = 0.2  # seconds from an event recorded elsewhere to its state on the WebSocket
 
 
@@ -40,12 +38,6 @@ def client(db):
 def guarded(db):
     with TestClient(create_app(db, token=TOKEN, hosts=TEST_HOST)) as client:
         yield client
-
-
-def stored(db):
-    """Every event of every match, as the record holds them."""
-    with Record.open(db) as record:
-        return [record.load(entry.id).events for entry in record.matches()]
 
 
 def post(client, kind, match=1, **fields):

@@ -4,9 +4,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rules.command import Command, Kind
-from tests.scoreboard.test_app import TEST_HOST, stored
 from tests.support.match import A
-from tests.support.server import new_record
+from tests.support.server import TEST_HOST, new_record, stored
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 from voice.scoreboard.app import create_app

@@ -13,11 +13,13 @@ from pathlib import Path
 
 from rules.state import Setup
 from tests.support.match import PLAYERS
-from voice.match_record.database import Record
+from voice.match_record.database import Record, RecordedEvent
+from voice.scoreboard.guard import Hosts
 
 STARTUP_SECONDS = 15.0
 REFEREE = Path(sys.executable).with_name("referee")  # the installed command line
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TEST_HOST = Hosts.bound_to("testserver")  # the name TestClient calls the app by
 
 
 def new_record(path: Path, discipline: str = "libre", distance: int = 10) -> Path:
@@ -25,6 +27,12 @@ def new_record(path: Path, discipline: str = "libre", distance: int = 10) -> Pat
     with Record.open(path) as record:
         record.create_match(Setup(discipline, distance, PLAYERS))
     return path
+
+
+def stored(db: Path) -> list[tuple[RecordedEvent, ...]]:
+    """Every event of every match, as the record holds them."""
+    with Record.open(db) as record:
+        return [record.load(entry.id).events for entry in record.matches()]
 
 
 def free_port() -> int:

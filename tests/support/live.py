@@ -1,0 +1,43 @@
+"""A live loop for the tests: the real Korean model, record, voice and announcer, faked devices."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rules.state import Setup
+from rules.vocabulary import Vocabulary
+from tests.support.match import PLAYERS
+from voice import devices
+from voice.hearing.listener import Listener
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import LoadedModel
+from voice.live.loop import LiveLoop
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+from voice.speaking.announcer import Announcer
+from voice.speaking.synthesis import Synthesiser
+from voice.speaking.voicing import Voicing
+
+# Korean words the Korean test model hears from espeak-ng, standing for Greek phrases.
+TABLE = PhraseTable({"엄마": "πόντος", "라디오": "άστοχο"})
+
+
+def make_loop(
+    tmp_path: Path,
+    korean_model: LoadedModel,
+    discipline: str = "three-cushion",
+    clock: Callable[[], float] = time.time,
+    **options: Any,
+) -> tuple[LiveLoop, Record]:
+    """A loop on a new match to 5 in `discipline`, on the sound-device fake's PA and headset."""
+    record = Record.open(tmp_path / "matches.sqlite3")
+    setup = Setup(discipline, 5, PLAYERS)
+    ledger = Ledger(record, record.create_match(setup))
+    listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
+    outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),
+               "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}
+    announcer = Announcer(Voicing(Synthesiser()), outputs)
+    return LiveLoop(listener, ledger, announcer, clock, **options), record
