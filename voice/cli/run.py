@@ -97,9 +97,8 @@ def run(args: argparse.Namespace) -> int:
         speech = Synthesiser(voice=settings.voice, rate=settings.rate)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
         announcer = Announcer(voicing, outputs)
-        endpoint_ms = 0 if listener.gate is None else listener.gate.endpointer.endpoint_frames * 10
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
-                         lag_ms=endpoint_ms)
+                         lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         headset_lost=lambda: "headset" in announcer.failing)
         sys.stderr.write(

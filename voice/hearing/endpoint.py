@@ -38,6 +38,7 @@ class Endpointer:
         if endpoint_ms < 10:
             raise ValueError(f"endpoint_ms must be at least one 10 ms frame, got {endpoint_ms}")
         self.endpoint_frames = endpoint_ms // 10
+        self.endpoint_ms = self.endpoint_frames * 10  # as it acts: in whole frames
         self._floor: float | None = None  # the noise floor's frame energy, from the first frame
         self._rest = b""  # the start of a frame, from the end of the last chunk
         self.restart()

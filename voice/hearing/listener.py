@@ -82,6 +82,12 @@ class Listener:
         """True when the model takes no runtime grammar, so commands are matched by similarity."""
         return self.recogniser.grammar is None
 
+    @property
+    def endpoint_ms(self) -> int | None:
+        """The non-speech that ends an utterance, as the endpointer counts it (whole 10 ms
+        frames); None when vosk's own endpoint ends each one."""
+        return None if self.gate is None else self.gate.endpointer.endpoint_ms
+
     def feed(self, pcm16: bytes) -> Heard | None:
         """Feed a chunk of audio; return what it made the pipeline act on, if anything.
 
