@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS liveness (
 HEARTBEAT_BUSY_MS = 250  # a heartbeat waits this long for another writer, not BUSY_SECONDS
 
 MAX_MATCH_ID = 2**63 - 1  # SQLite's largest integer
+SQLITE_NOTADB = 26  # the error code of "file is not a database"
+SMALLEST_DATABASE = 512  # bytes: one page of the smallest size SQLite writes
 
 
 class RecordError(RefereeError):
@@ -458,20 +460,20 @@ def _sync_directory(directory: Path) -> None:
 def _validate(path: Path) -> None:
     """RecordError unless `path` is a sound match record this version reads; writes nothing.
 
-    The header is read as bytes first, so that no SQLite side file appears next to a file of
-    another kind; then SQLite, read-only, has the last word and checks the whole file.
+    Only SQLite touches the file, read-only: a descriptor of our own, once closed, would drop
+    every lock this process holds on the record through its other connections, and another
+    process could then delete the write-ahead log under them.
     """
     if path.is_dir():
         raise NotARecord(f"{path} is a directory, not a match record", path)
-    with path.open("rb") as file:
-        header = file.read(100)
-    if not header:
+    size = path.stat().st_size
+    if size == 0:
         raise NotARecord(f"{path} is an empty file, not a match record; {UNTOUCHED}", path)
-    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
-        raise NotARecord(
-            f"{path} is not a match record (not an SQLite database); {UNTOUCHED}", path
-        )
-    _check_ids(path, _field(header, 68), _field(header, 60))
+    not_sqlite = NotARecord(
+        f"{path} is not a match record (not an SQLite database); {UNTOUCHED}", path
+    )
+    if size < SMALLEST_DATABASE:  # SQLite would take it for an empty database
+        raise not_sqlite
     try:
         with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as db:
             (application,) = db.execute("PRAGMA application_id").fetchone()
@@ -479,6 +481,8 @@ def _validate(path: Path) -> None:
             _check_ids(path, application, version)
             damage = [" ".join(row[0].split()) for row in db.execute("PRAGMA quick_check")]
     except sqlite3.DatabaseError as error:
+        if error.sqlite_errorcode == SQLITE_NOTADB:
+            raise not_sqlite from None
         raise DamagedRecord(
             f"{path} is a damaged match record ({error}); {UNTOUCHED}", path
         ) from None
@@ -486,11 +490,6 @@ def _validate(path: Path) -> None:
         raise DamagedRecord(
             f"{path} is a damaged match record ({'; '.join(damage[:3])}); {UNTOUCHED}", path
         )
-
-
-def _field(header: bytes, offset: int) -> int:
-    """The 4-byte big-endian integer at `offset` of an SQLite file header."""
-    return int.from_bytes(header[offset : offset + 4], "big", signed=True)
 
 
 def _check_ids(path: Path, application: int, version: int) -> None:

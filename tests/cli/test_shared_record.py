@@ -1,0 +1,97 @@
+"""One record, many programs: `serve` keeps every lock and every event while others use the file."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from contextlib import ExitStack, closing
+from pathlib import Path
+
+from rules.command import Command, Kind
+from tests.support.match import PLAYERS
+from tests.support.server import REFEREE, new_record, started, stored
+from voice.match_record.database import Record
+from voice.scoreboard.push import POLL_SECONDS
+
+POLL_WAIT = 5.0  # seconds a server may take to show what another process recorded
+
+SURNAMES = ",".join(PLAYERS)
+
+
+def deleted_files(pid: int | str, db: Path) -> list[str]:
+    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
+    they no longer have a name."""
+    links = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
+
+
+def referee(*args: str, stdin: str = "") -> str:
+    """Run the installed `referee` command; its standard output (it must succeed)."""
+    done = subprocess.run([str(REFEREE), *args], input=stdin, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def post(url: str, body: dict[str, object]) -> dict[str, object]:
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result: dict[str, object] = json.load(response)
+        return result
+
+
+def seq_shown(url: str, seq: int) -> int:
+    """The newest event the board at `url` shows, once it is `seq` (it polls the record) or after
+    POLL_WAIT seconds."""
+    deadline = time.monotonic() + POLL_WAIT
+    while True:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            shown = int(json.load(response)["seq"])
+        if shown == seq or time.monotonic() > deadline:
+            return shown
+        time.sleep(POLL_SECONDS)
+
+
+def test_a_second_opening_in_one_process_keeps_the_first_connection_s_locks(tmp_path):
+    db = new_record(tmp_path / "m.sqlite3")
+    with Record.open(db) as writer, Record.open(db, create=False) as reader:
+        writer.append(1, 1, Command(Kind.MISS))
+        referee("matches", "--db", str(db))  # another process opens and closes the file
+        assert deleted_files("self", db) == []
+        writer.append(1, 2, Command(Kind.MISS))
+        assert reader.last_seq(1) == 2
+    assert [len(events) for events in stored(db)] == [2]
+
+
+def test_every_command_shares_the_file_with_two_servers_and_nothing_is_lost(tmp_path):
+    db = new_record(tmp_path / "m.sqlite3", distance=50)
+    phrases = tmp_path / "match.txt"
+    phrases.write_text("πόντος\nάστοχο\nάστοχο\n", encoding="utf-8")
+    with ExitStack() as stack:
+        first, server = stack.enter_context(started(db))
+        post(f"{first}/api/matches/1/commands", {"kind": "point"})
+        post(f"{first}/api/matches/1/commands", {"kind": "miss"})
+        assert "Παπαδόπουλος" in referee("matches", "--db", str(db))
+        referee("simulate", "--discipline", "libre", "--distance", "10", "--players", SURNAMES,
+                "--input", str(phrases), "--db", str(db))
+        assert json.loads(referee("export", "1", "--db", str(db)))["events"]
+        referee("correct", "1", "--inning", "1", "--player", PLAYERS[0], "--points", "2",
+                "--db", str(db))
+        second, other = stack.enter_context(started(db))
+        post(f"{second}/api/matches/1/commands", {"kind": "point"})
+        post(f"{first}/api/matches/2/commands", {"kind": "point"})
+        assert seq_shown(f"{first}/api/matches/1", 4) == 4  # the second server's point
+        assert seq_shown(f"{second}/api/matches/2", 4) == 4  # the first server's point
+        assert deleted_files(server.pid, db) == deleted_files(other.pid, db) == []
+    assert [len(events) for events in stored(db)] == [4, 4]
+    with closing(sqlite3.connect(db)) as fresh:
+        assert fresh.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
