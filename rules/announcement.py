@@ -41,7 +41,10 @@ class Code(StrEnum):
     WARM_UP_END = "warm_up_end"
     # Made by the live loop, not the rules: the referee's headset on the loop's own health.
     TAKEN = "taken"  # a command accepted that the PA does not voice back, its kind as variant
-    NOT_RECORDED = "not_recorded"  # the record could not be written: the phrase was not taken
+    NOT_RECORDED = "not_recorded"  # refused once another program's events were recorded first
+    RECORD_LATE = "record_late"  # events taken and voiced wait to be recorded (record locked)
+    RECORD_BACK = "record_back"  # … and are all recorded now
+    RECORD_WRITTEN_BACK = "record_written_back"  # the record's file vanished and was written back
     MIC_LOST = "mic_lost"  # the microphone stopped delivering audio
     MIC_BACK = "mic_back"  # … and is heard again
 

@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from contextlib import ExitStack, closing
 from pathlib import Path
@@ -95,3 +96,24 @@ def test_every_command_shares_the_file_with_two_servers_and_nothing_is_lost(tmp_
     with closing(sqlite3.connect(db)) as fresh:
         assert fresh.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
 
+
+
+def answer(url: str) -> tuple[int, dict[str, object]]:
+    """(status, JSON body) of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_serve_answers_503_while_the_record_is_gone_and_serves_it_again_once_back(tmp_path):
+    db = new_record(tmp_path / "m.sqlite3")
+    with started(db) as (url, server):
+        assert answer(f"{url}/api/matches/1")[0] == 200
+        db.unlink()
+        status, body = answer(f"{url}/api/matches/1")
+        assert status == 503 and "was deleted or replaced" in str(body["detail"])
+        assert deleted_files(server.pid, db) == []  # it let go of the vanished file
+        new_record(db)  # put back (the voice loop writes it back the same way)
+        assert answer(f"{url}/api/matches/1")[0] == 200

@@ -23,7 +23,7 @@ from voice.hearing.phrase_table import PhraseTable
 from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop
 from voice.match_record.database import Record
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer
 
 TABLE = PhraseTable({"엄마": "πόντος", "버스": "τους"})
@@ -54,13 +54,13 @@ def play_match(tmp_path, korean_model, sound_devices, guarded):
     sound_devices.realtime, sound_devices.echo = True, ECHO
     record = Record.open(tmp_path / f"{guarded}.sqlite3")
     setup = Setup("libre", 50, PLAYERS)
-    ledger = Ledger(record, record.create_match(setup))
+    lines, heard = [], []
+    ledger = LiveLedger(record, record.create_match(setup), lines.append)
     listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
     outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),
                "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}
     announcer = Announcer(KoreanPA(tmp_path), outputs)
     echo = EchoGuard(lambda: announcer.on_pa, listener.vocabulary.parse, lag_ms=150)
-    lines, heard = [], []
     loop = LiveLoop(listener, ledger, announcer, echo=echo if guarded else None,
                     log=lines.append)
     act = loop.act

@@ -15,10 +15,10 @@ from tests.support.sound import Take
 from voice import devices
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
-from voice.live.loop import HEARTBEAT_SECONDS, LiveLoop
-from voice.match_record import database
+from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record, RecordError
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import Ledger, LiveLedger
+from voice.match_record.writer import HEARTBEAT_SECONDS, LATE_SECONDS
 from voice.speaking.announcer import Announcer
 from voice.speaking.printer import Printer
 from voice.speaking.synthesis import Synthesiser
@@ -74,6 +74,7 @@ def test_the_break_clock_gives_the_warning_and_the_end(tmp_path, korean_model, s
     now = [0.0]
     loop, record = make_loop(tmp_path, korean_model, clock=lambda: started + now[0])
     loop.ledger.command(Command(Kind.BREAK))
+    loop.ledger.writer.flush()  # the break's start is the time the record gives it
     started = time.time()
     for second in range(0, 302):
         now[0] = float(second)
@@ -150,26 +151,26 @@ def spied(loop):
     return loop.announcer.codes
 
 
-def beats(loop):
-    """The heartbeats the loop writes, each state in turn as the record then holds it."""
-    written, beat = [], loop.ledger.beat
+def beats(monkeypatch):
+    """The heartbeats written to any record from now on, each state in turn."""
+    written, beat = [], Record.beat
 
-    def spy(state):
-        beat(state)
-        written.append(loop.ledger.record.liveness(loop.ledger.match_id).state)
+    def spy(record, match_id, state):
+        beat(record, match_id, state)
+        written.append(state)
 
-    loop.ledger.beat = spy
+    monkeypatch.setattr(Record, "beat", spy)
     return written
 
 
 def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(
-    tmp_path, korean_model, sound_devices
+    tmp_path, korean_model, sound_devices, monkeypatch
 ):
     sound_devices.takes = [Take(spoken_pcm(tmp_path, ["엄마"])),  # then nothing comes
                            Take(spoken_pcm(tmp_path, ["라디오"]))]
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
-    codes, written = spied(loop), beats(loop)
+    codes, written = spied(loop), beats(monkeypatch)
     listen(loop, sound_devices)
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
@@ -187,35 +188,38 @@ def test_the_heartbeat_is_written_again_every_few_seconds_and_says_a_failing_hea
     sound_devices.failing = {2}  # the headset's receiver is off
     loop, record = make_loop(tmp_path, korean_model)
     loop.headset_lost = lambda: "headset" in loop.announcer.failing
-    written = beats(loop)
+    written = beats(monkeypatch)
     now = [0.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
     for _ in range(50):
         loop.idle()
+        loop.ledger.writer.flush()
     now[0] = HEARTBEAT_SECONDS
     loop.idle()
+    loop.ledger.writer.flush()
     loop.act(heard(Command(Kind.MISS)))  # the turn, said on the headset, cannot be played
     loop.announcer.close()  # played (and failed) by now
     loop.idle()
+    loop.ledger.writer.flush()
     loop.close()
     assert written == ["listening", "listening", "headset_lost", "stopped"]
 
 
 def test_a_heartbeat_that_cannot_be_written_never_stops_the_loop(
-    tmp_path, korean_model, sound_devices
+    tmp_path, korean_model, sound_devices, monkeypatch
 ):
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
 
-    def refused(state):
+    def refused(record, match_id, state):
         raise RecordError("cannot write the heartbeat: disk I/O error", record.path)
 
-    loop.ledger.beat = refused
+    monkeypatch.setattr(Record, "beat", refused)
     loop.idle()
     loop.act(heard(Command(Kind.POINT)))
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
-    assert lines == ["heartbeat not written: cannot write the heartbeat: disk I/O error"]
+    assert lines[0] == "not recorded yet: cannot write the heartbeat: disk I/O error"
 
 
 def test_an_unplugged_microphone_is_found_again_by_name_when_it_comes_back(
@@ -253,55 +257,156 @@ def lock(record):
     return other.rollback
 
 
-class FullDisk:
-    """The record's connection on a full disk: every write fails as SQLite reports it."""
+class Refusing:
+    """The record's connection when every write fails as SQLite reports it (`error`)."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, db, error):
+        self.db, self.error = db, error
 
     def execute(self, sql, *args):
         if sql.startswith(("INSERT", "UPDATE")):
-            raise sqlite3.OperationalError("database or disk is full")
+            raise sqlite3.OperationalError(self.error)
         return self.db.execute(sql, *args)
 
     def __getattr__(self, name):
         return getattr(self.db, name)
 
 
-def fill(record):
-    """The disk is full; returns what ends the fault."""
-    db = record._db
-    record._db = FullDisk(db)
-    return lambda: setattr(record, "_db", db)
+def refusing(error):
+    """A fault of the record's writes; returns what ends it."""
+
+    def fault(record):
+        db = record._db
+        record._db = Refusing(db, error)
+        return lambda: setattr(record, "_db", db)
+
+    return fault
 
 
-def read_only(record):
-    """The record turns read-only; returns what ends the fault."""
-    record._db.execute("PRAGMA query_only = ON")
-    return lambda: record._db.execute("PRAGMA query_only = OFF")
+fill = refusing("database or disk is full")
+read_only = refusing("attempt to write a readonly database")
+
+
+def writer_record(loop):
+    """The record as the loop's writer holds it (the faults below are injected there)."""
+    return loop.ledger.writer._record
 
 
 @pytest.mark.parametrize("fault", [lock, fill, read_only])
-def test_a_record_that_cannot_be_written_loses_the_phrase_aloud_not_the_loop(
+def test_a_record_that_cannot_be_written_delays_the_record_never_the_match(
     tmp_path, korean_model, sound_devices, monkeypatch, fault
 ):
-    monkeypatch.setattr(database, "BUSY_SECONDS", 0.1)
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
     codes = spied(loop)
     loop.act(heard(Command(Kind.POINT)))
-    mend = fault(record)
-    loop.act(heard(Command(Kind.MISS)))
+    loop.ledger.writer.flush()
+    mend = fault(writer_record(loop))
+    loop.act(heard(Command(Kind.MISS)))  # taken and voiced at once: the turn passes
+    assert loop.ledger.match.at_table == 1 and Code.TURN in codes
+    loop.ledger.writer.flush()
+    assert record.load(1).last_seq == 1  # not recorded yet
+    assert any(line.startswith("not recorded yet: cannot") for line in lines)
+    later = time.monotonic() + LATE_SECONDS + 0.5
+    monkeypatch.setattr(time, "monotonic", lambda: later)
+    for _ in range(3):
+        loop.idle()
+    assert codes.count(Code.RECORD_LATE) == 1  # told once, not at every chunk
+    mend()
+    loop.ledger.writer.flush()
     loop.idle()
-    assert codes[-1] == Code.NOT_RECORDED
-    assert loop.ledger.match.at_table == 0 and record.load(1).last_seq == 1
-    assert any(line.startswith("not recorded: cannot") for line in lines)
-    mend()  # writable again: the phrase said again is taken
+    assert codes[-1] == Code.RECORD_BACK
     loop.act(heard(Command(Kind.MISS)))
     loop.close()
-    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
+    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS, Kind.MISS]
     assert "the match record is writable again" in lines
     assert all(e.announced for e in record.load(1).events)
+
+
+def test_while_another_program_holds_the_record_phrases_are_answered_and_heartbeats_tried(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    sound_devices.takes = [Take(spoken_pcm(tmp_path, ["엄마", "라디오", "엄마"]))]
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    codes = spied(loop)
+    tried, beat = [], Record.beat
+    monkeypatch.setattr(Record, "beat", lambda *a: tried.append(time.monotonic()) or beat(*a))
+    unlock = lock(writer_record(loop))
+    listen(loop, sound_devices)  # the whole take, while the record stays locked
+    assert codes.count(Code.SCORE) == 2 and Code.TURN in codes  # answered at once
+    assert [p.points for p in loop.ledger.match.players] == [1, 1]
+    started = time.monotonic()
+    while time.monotonic() < started + HEARTBEAT_SECONDS + 1.5:  # still locked
+        loop.idle()
+        time.sleep(0.05)
+    assert record.load(1).last_seq == 0  # nothing could be written …
+    assert len(tried) >= 2 and tried[-1] - tried[0] >= HEARTBEAT_SECONDS  # … heartbeats on time
+    unlock()
+    loop.close()
+    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS, Kind.POINT]
+    assert record.liveness(1).state == "stopped"
+
+
+def test_a_vanished_record_is_written_back_whole_and_the_loop_goes_on(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    loop.act(heard(Command(Kind.POINT)))
+    loop.ledger.writer.flush()
+    record.path.unlink()  # deleted under the running loop
+    later = time.monotonic() + HEARTBEAT_SECONDS
+    monkeypatch.setattr(time, "monotonic", lambda: later)  # the next heartbeat is due
+    for _ in range(20):
+        loop.idle()
+        loop.ledger.writer.flush()
+    assert Code.RECORD_WRITTEN_BACK in codes
+    assert any(line.endswith("had vanished: written back with every event") for line in lines)
+    loop.act(heard(Command(Kind.MISS)))
+    loop.close()
+    with Record.open(record.path, create=False) as back:
+        assert [e.command.kind for e in back.load(1).events] == [Kind.POINT, Kind.MISS]
+
+
+def test_a_replaced_record_is_kept_aside_and_ours_written_back(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    loop.act(heard(Command(Kind.POINT)))
+    loop.ledger.writer.flush()
+    record.path.unlink()
+    record.path.write_text("someone's notes")  # another file put in its place
+    later = time.monotonic() + HEARTBEAT_SECONDS
+    monkeypatch.setattr(time, "monotonic", lambda: later)
+    for _ in range(20):
+        loop.idle()
+        loop.ledger.writer.flush()
+    loop.close()
+    kept = list(tmp_path.glob("matches.sqlite3.replaced-*"))
+    assert len(kept) == 1 and kept[0].read_text() == "someone's notes"
+    with Record.open(record.path, create=False) as back:
+        assert [e.command.kind for e in back.load(1).events] == [Kind.POINT]
+
+
+def test_an_event_another_program_records_first_goes_before_the_loop_s_and_the_rules_decide(
+    tmp_path, korean_model, sound_devices
+):
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    panel = Record.open(record.path)  # e.g. the control panel, holding the lock
+    with panel.locked():
+        loop.act(heard(Command(Kind.POINT)))  # voiced at once, waits for the lock
+        loop.ledger.writer.flush()
+        panel.append(1, 1, Command(Kind.MISS))  # committed first
+    loop.ledger.writer.flush()
+    loop.idle()  # the loop takes the match as the record has it
+    assert [p.points for p in loop.ledger.match.players] == [0, 1]
+    loop.close()
+    # The panel's miss passed the turn: the loop's point is then the other player's, still taken.
+    assert [e.command.kind for e in record.load(1).events] == [Kind.MISS, Kind.POINT]
+    assert Code.NOT_RECORDED not in codes
 
 
 def test_each_command_the_pa_does_not_voice_back_is_named_on_the_headset(
@@ -329,17 +434,19 @@ def test_a_restarted_loop_times_the_break_from_its_recorded_start(
 ):
     loop, record = make_loop(tmp_path, korean_model)
     loop.ledger.command(Command(Kind.BREAK))
+    loop.ledger.writer.flush()
     started = record.break_started(1).timestamp()
     loop.close()
     # The loop restarts 200 s into the break: 100 s are left, not 300.
     later = [started + 200.0]
     printed = Printer(io.StringIO(), jsonl=False)
-    again = LiveLoop(loop.listener, Ledger(record, 1), printed, lambda: later[0])
+    again = LiveLoop(loop.listener, LiveLedger(record, 1, log_to_stderr), printed, lambda: later[0])
     again.idle()
     later[0] = started + 240.5
     again.idle()
     later[0] = started + 300.5
     again.idle()
+    again.close()
     kinds = [(e.command.kind, e.command.seconds) for e in record.load(1).events]
     assert kinds == [(Kind.BREAK, None), (Kind.TICK, 240.5), (Kind.TICK, 300.5)]
 
@@ -363,3 +470,22 @@ def test_a_failing_pa_leaves_its_events_for_one_summary_when_the_match_resumes(
     announcer.close()
     assert [device for device, _ in sound_devices.played] == [1]  # the score, once
     assert voiced == [1, 2, 3]  # all three stand voiced by it
+
+
+def test_an_event_the_rules_refuse_after_another_program_s_is_dropped_and_the_referee_told(
+    tmp_path, korean_model, sound_devices
+):
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    panel = Record.open(record.path)
+    with panel.locked():
+        loop.act(heard(Command(Kind.POINT)))
+        loop.ledger.writer.flush()
+        panel.append(1, 1, Command(Kind.BREAK))  # no point is scored in a break
+    loop.ledger.writer.flush()
+    loop.idle()
+    loop.close()
+    assert [e.command.kind for e in record.load(1).events] == [Kind.BREAK]
+    assert codes[-1] == Code.NOT_RECORDED and loop.ledger.match.pause is not None
+    assert any("is refused after what another program recorded" in line for line in lines)

@@ -14,9 +14,9 @@ from voice import devices
 from voice.hearing.listener import Listener
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel
-from voice.live.loop import LiveLoop
+from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer
 from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing
@@ -35,7 +35,7 @@ def make_loop(
     """A loop on a new match to 5 in `discipline`, on the sound-device fake's PA and headset."""
     record = Record.open(tmp_path / "matches.sqlite3")
     setup = Setup(discipline, 5, PLAYERS)
-    ledger = Ledger(record, record.create_match(setup))
+    ledger = LiveLedger(record, record.create_match(setup), options.get("log", log_to_stderr))
     listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
     outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),
                "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}

@@ -28,9 +28,9 @@ from voice.cli.arguments import (
 )
 from voice.cli.listening import start_listener
 from voice.hearing.audio import read_wav
-from voice.live.loop import LiveLoop
+from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import LiveLedger
 from voice.speaking.printer import Printer
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
@@ -79,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
             _report(path, hear_recording(listener, samples, rate), args.jsonl)
         return 0
     with Record.open(args.db, create=False) as record:
-        ledger = Ledger(record, args.match)
-        setup = ledger.match.setup
+        setup = record.setup(args.match)[1]
         vocabulary = Vocabulary(setup.players, setup.rules, setup.spoken)
         listener = start_listener(args.model, vocabulary, table, settings, profile, args.early)
+        ledger = LiveLedger(record, args.match, log_to_stderr)
         loop = LiveLoop(listener, ledger, Printer(sys.stdout, args.jsonl), confirm=False)
         for path, (samples, rate) in recordings:
             _report(path, hear_recording(listener, samples, rate), args.jsonl, loop.act)

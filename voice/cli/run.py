@@ -31,9 +31,9 @@ from voice.cli.listening import start_listener
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
-from voice.live.loop import LiveLoop
+from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer
 
 
@@ -81,22 +81,21 @@ def run(args: argparse.Namespace) -> int:
     }
     with _stop_on_sigterm() as stop, Record.open(args.db, create=setup is not None) as record:
         record.check_writable()  # before listening: a phrase must be recordable
-        ledger = Ledger(record, args.match) if setup is None else None
-        rules = ledger.match.setup if ledger else setup
-        assert rules is not None  # a new match's set-up, or the recorded match's
+        rules = record.setup(args.match)[1] if setup is None else setup
         vocabulary = Vocabulary(rules.players, rules.rules, rules.spoken)
         listener = start_listener(
             args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
         )
         microphone = Microphone(mic)
         microphone.open()  # a microphone that cannot be opened: no match is created
-        ledger = ledger or Ledger(record, record.create_match(rules))
         from voice.speaking.synthesis import Synthesiser
         from voice.speaking.voicing import Voicing
 
         speech = Synthesiser(voice=settings.voice, rate=settings.rate)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
         announcer = Announcer(voicing, outputs)
+        match_id = args.match if setup is None else record.create_match(rules)
+        ledger = LiveLedger(record, match_id, log_to_stderr)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import queue
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -15,16 +15,15 @@ from rules.announcement import CONFIRMED_BY_NAME, NEVER_WITHDRAWN, Announcement,
 from rules.command import Command, Kind
 from voice.live.echo import EchoGuard
 from voice.match_record.database import RecordError
-from voice.match_record.ledger import Ledger
+from voice.match_record.ledger import LiveLedger
+from voice.match_record.writer import LATE_SECONDS
 from voice.speaking.announcer import Speaker
 
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
 
 TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
-RETRY_SECONDS = 5.0  # how long a record that failed is left alone before the next mark
 OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
-HEARTBEAT_SECONDS = 5.0  # the heartbeat is written again this often while its state holds
 
 
 class Liveness(StrEnum):
@@ -36,7 +35,8 @@ class Liveness(StrEnum):
     STOPPED = "stopped"
 
 
-def _stderr(line: str) -> None:
+def log_to_stderr(line: str) -> None:
+    """The loop's log: one line on standard error."""
     sys.stderr.write(f"{line}\n")
 
 
@@ -54,20 +54,20 @@ def _confirmation(command: Command) -> Utterance:
 class LiveLoop:
     """Everything above the audio devices: audio chunks in, recorded commands, queued speech.
 
-    Runs on one thread; the announcer's thread only reports back which events it has voiced.
+    Runs on one thread and never waits for the record: the ledger's writer records on its own.
     A fault of the record or the microphone is told on the headset and logged, never fatal.
     """
 
     def __init__(
         self,
         listener: Listener,
-        ledger: Ledger,
+        ledger: LiveLedger,
         announcer: Speaker,
         clock: Callable[[], float] = time.time,
         *,
         confirm: bool = True,
         echo: EchoGuard | None = None,
-        log: Callable[[str], None] = _stderr,
+        log: Callable[[str], None] = log_to_stderr,
         headset_lost: Callable[[], bool] = lambda: False,
     ) -> None:
         self.listener = listener
@@ -79,18 +79,15 @@ class LiveLoop:
         self.log = log
         self.headset_lost = headset_lost  # whether the headset's latest utterance failed
         self.overflows = 0  # input overflows the microphone reported
-        self._voiced: queue.Queue[int] = queue.Queue()  # events voiced, to mark in the record
-        self._unmarked: list[int] = []  # voiced, not yet marked (the record failed)
-        self._mark_at = 0.0  # when marking may be tried again
-        self._record_fault: str | None = None  # the record's last fault, while it lasts
+        self._late = False  # the referee has been told that recording is late
+        self._rewrites = 0  # the record's write-backs told to the referee
+        self._record_fault: str | None = None  # the loop's last fault reading the record
         self._early_taken = False  # the early commit in progress was accepted by the rules
         self._break_started: float | None = None  # POSIX seconds, from the record
         self._last_tick = 0.0
         self._overflow_logged = -OVERFLOW_LOG_SECONDS
         self._mic_lost = False
         self._stopped = False
-        self._beaten: tuple[Liveness, float] | None = None  # the last heartbeat tried, and when
-        self._beat_fault: str | None = None
 
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
@@ -116,32 +113,32 @@ class LiveLoop:
         self._early_taken = heard.early and accepted
 
     def idle(self) -> None:
-        """Between chunks: mark what has been voiced, run the break clock (Article 5), and keep
-        the heartbeat."""
+        """Between chunks: keep the heartbeat, follow the record, tell the referee how recording
+        goes, and run the break clock (Article 5)."""
         self._beat()
         try:
-            self._mark_voiced()
             self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
-            self._run_clock()
+            self._record_fine()
         except RecordError as error:
             self._record_failed(error)
+        self._tell_the_record()
+        self._run_clock()
 
     def close(self) -> None:
-        """Let the announcer finish what is queued, and note what it voiced."""
+        """Let the announcer finish what is queued and the writer record it; what cannot be
+        recorded is logged in full, never dropped unsaid."""
         self.announcer.close()
         self._stopped = True
         self._beat()
         if self.overflows:
             self.log(f"microphone: {self.overflows} input overflows in all (audio was dropped)")
-        self._mark_at = 0.0
-        try:
-            self._mark_voiced()
-        except RecordError as error:  # resuming voices these events again: never lost
-            self._record_failed(error)
+        for command in self.ledger.close():
+            self.log(f"not recorded in match {self.ledger.match_id}: "
+                     f"{json.dumps(command.to_dict(), ensure_ascii=False)}")
 
     def voiced(self, seq: int) -> None:
         """Note, from any thread, that event `seq` has been voiced."""
-        self._voiced.put(seq)
+        self.ledger.mark_announced(seq)
 
     def microphone_lost(self, fault: str) -> None:
         """Tell the referee that he is not heard, and forget the phrase cut short."""
@@ -175,22 +172,24 @@ class LiveLoop:
         return Liveness.HEADSET_LOST if self.headset_lost() else Liveness.LISTENING
 
     def _beat(self) -> None:
-        """Write the heartbeat when the state changed or HEARTBEAT_SECONDS passed; a heartbeat
-        that cannot be written is logged (once per fault), never fatal."""
-        state, now = self.liveness(), time.monotonic()
-        if self._beaten is not None and self._beaten[0] == state and (
-            now < self._beaten[1] + HEARTBEAT_SECONDS
-        ):
-            return
-        self._beaten = (state, now)  # tried once per period, even when it fails
-        try:
-            self.ledger.beat(state)
-        except RecordError as error:
-            if str(error) != self._beat_fault:
-                self.log(f"heartbeat not written: {error}")
-            self._beat_fault = str(error)
-            return
-        self._beat_fault = None
+        """Hand the writer the heartbeat's state; it writes it on change and every few seconds."""
+        self.ledger.beat(self.liveness())
+
+    def _tell_the_record(self) -> None:
+        """On the headset: an event the rules refused once another program's were recorded
+        first, recording late (once, and once more when it caught up), the file written back."""
+        writer = self.ledger.writer
+        while writer.refused:
+            writer.refused.popleft()
+            self.announcer.say([render(Announcement(Code.NOT_RECORDED))])
+        late = writer.late() > LATE_SECONDS
+        if late != self._late and (late or writer.idle()):
+            self._late = late
+            code = Code.RECORD_LATE if late else Code.RECORD_BACK
+            self.announcer.say([render(Announcement(code))])
+        if writer.rewrites != self._rewrites:
+            self._rewrites = writer.rewrites
+            self.announcer.say([render(Announcement(Code.RECORD_WRITTEN_BACK))])
 
     def _run_clock(self) -> None:
         """While a break is on, feed the rules the seconds since its recorded start."""
@@ -204,48 +203,25 @@ class LiveLoop:
         if now - self._last_tick >= TICK_SECONDS and self._break_started is not None:
             self._last_tick = now
             seconds = max(0.0, now - self._break_started)
-            self._take(Command(Kind.TICK, seconds=seconds), heard=False)
+            self._take(Command(Kind.TICK, seconds=seconds))
 
-    def _take(self, command: Command, heard: bool = True) -> bool:
-        """Apply, record and voice `command`; True when it was recorded.
-
-        When the record cannot be written, nothing is applied and the referee hears that his
-        phrase (`heard`) was not recorded.
-        """
-        try:
-            utterances = self.ledger.command(command)
-        except RecordError as error:
-            self._record_failed(error)
-            if heard:
-                self.announcer.say([render(Announcement(Code.NOT_RECORDED))])
-            return False
-        self._record_fine()
+    def _take(self, command: Command) -> bool:
+        """Apply and voice `command`, the writer recording it; True when the rules took it."""
+        utterances = self.ledger.command(command)
         seq = self.ledger.written
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(_confirmation(command))
         self._say(utterances, seq)
         return seq is not None
 
-    def _mark_voiced(self) -> None:
-        while not self._voiced.empty():
-            self._unmarked.append(self._voiced.get())
-        if not self._unmarked or time.monotonic() < self._mark_at:
-            return
-        self._mark_at = time.monotonic() + RETRY_SECONDS  # unless it succeeds
-        while self._unmarked:
-            self.ledger.mark_announced(self._unmarked[0])
-            self._unmarked.pop(0)
-        self._mark_at = 0.0
-        self._record_fine()
-
     def _record_failed(self, error: RecordError) -> None:
         if str(error) != self._record_fault:
-            self.log(f"not recorded: {error}")
+            self.log(f"cannot read the match record: {error}")
         self._record_fault = str(error)
 
     def _record_fine(self) -> None:
         if self._record_fault is not None:
-            self.log("the match record is writable again")
+            self.log("the match record can be read again")
         self._record_fault = None
 
     def _say(self, utterances: list[Utterance], seq: int | None) -> None:

@@ -152,6 +152,7 @@ class Record:
     def __init__(self, path: Path, db: sqlite3.Connection) -> None:
         self.path = path
         self._db = db
+        self.identity = _identity(path)  # the file this connection opened
 
     @classmethod
     def open(cls, path: Path, create: bool = True) -> Record:
@@ -168,14 +169,52 @@ class Record:
             raise RecordError(f"cannot open the match record {path}: {error}", path) from None
         record = cls(path, db)
         with record._guard("set up"):
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
+            record._set_up()
         return record
+
+    def _set_up(self) -> None:
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = FULL")
+        self._db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         """Close the file; committed events are already safe on disk."""
         self._db.close()
+
+    def vanished(self) -> bool:
+        """Whether the file at `path` is no longer the one this record opened (deleted or
+        replaced): what is written now would be lost with it."""
+        return _identity(self.path) != self.identity
+
+    def write_back(self) -> Path | None:
+        """Copy everything this connection holds to a new record at `path`, and go on there.
+
+        For a record whose file vanished: a file now at `path` is moved aside (its new name is
+        returned), and so are the old write-ahead log and index, so that no connection still on
+        the vanished file can take the new record's for its own. Every other connection of this
+        process to the vanished file must be closed first.
+        """
+        path, moved = self.path, None
+        aside = _aside(path)
+        with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
+            self._db.backup(copy)
+        try:
+            if path.exists():
+                moved = path.with_name(f"{path.name}.replaced-{_stamp()}")
+                path.rename(moved)
+            _orphans_aside(path)
+            self._db.close()
+            os.link(aside, path)
+            _sync_directory(path.parent)
+            self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        except OSError as error:
+            raise RecordError(f"cannot write {path} back: {error}", path) from None
+        finally:
+            aside.unlink(missing_ok=True)
+        self.identity = _identity(path)
+        with self._guard("set up"):
+            self._set_up()
+        return moved
 
     def __enter__(self) -> Record:
         return self
@@ -306,18 +345,31 @@ class Record:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
-    def locked(self) -> Iterator[None]:
+    def locked(self, busy_ms: int | None = None) -> Iterator[None]:
         """A write transaction (BEGIN IMMEDIATE): other writers wait until it ends.
 
-        `append` commits it; anything not committed is rolled back on leaving.
+        It waits `busy_ms` for another writer's lock, BUSY_SECONDS by default. `append` commits
+        it; anything not committed is rolled back on leaving.
         """
-        with self._guard("lock"):
+        with self._guard("lock"), self._busy(busy_ms):
             self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
         finally:
             if self._db.in_transaction:
                 self._db.rollback()
+
+    @contextmanager
+    def _busy(self, busy_ms: int | None) -> Iterator[None]:
+        """Wait `busy_ms` (if given, else BUSY_SECONDS) for another writer's lock meanwhile."""
+        if busy_ms is None:
+            yield
+            return
+        self._db.execute(f"PRAGMA busy_timeout = {busy_ms}")
+        try:
+            yield
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
     def append(self, match_id: int, seq: int, command: Command) -> None:
         """Write event `seq` of match `match_id` and commit it to disk before returning."""
@@ -341,16 +393,14 @@ class Record:
         It waits HEARTBEAT_BUSY_MS at most for another writer, so a locked record costs the loop
         little; RecordError if it cannot be written.
         """
-        with self._guard(f"write the heartbeat of match {match_id} to"):
-            self._db.execute(f"PRAGMA busy_timeout = {HEARTBEAT_BUSY_MS}")
-            try:
-                self._db.execute(LIVENESS_TABLE)
-                self._db.execute(
-                    "INSERT OR REPLACE INTO liveness (match_id, state, at) VALUES (?, ?, ?)",
-                    (match_id, state, _now()),
-                )
-            finally:
-                self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        with self._guard(f"write the heartbeat of match {match_id} to"), self._busy(
+            HEARTBEAT_BUSY_MS
+        ):
+            self._db.execute(LIVENESS_TABLE)
+            self._db.execute(
+                "INSERT OR REPLACE INTO liveness (match_id, state, at) VALUES (?, ?, ?)",
+                (match_id, state, _now()),
+            )
 
     def liveness(self, match_id: int) -> Liveness | None:
         """The latest heartbeat of match `match_id`, None if no voice loop ever wrote one."""
@@ -431,14 +481,45 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode of the file at `path`, None where there is none (never opened)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _stamp() -> str:
+    """Now, UTC, as a part of a file name."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+
+
+def _orphans_aside(path: Path) -> None:
+    """Move the write-ahead log and index of a record no longer at `path` out of the way, so
+    that SQLite never takes them for those of a new record made there."""
+    for side in ("-wal", "-shm"):
+        with suppress(FileNotFoundError):
+            path.with_name(path.name + side).rename(
+                path.with_name(f".{path.name}{side}.orphan-{_stamp()}")
+            )
+
+
+def _aside(path: Path) -> Path:
+    """A hidden name next to `path`, unique to this call, for a file built before it is linked."""
+    return path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.new")
+
+
 def _create(path: Path) -> None:
     """A new, empty record at `path`, built aside and linked into place so it is never half made."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    aside = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.new")
+    aside = _aside(path)
     try:
         with closing(sqlite3.connect(aside)) as db:
             db.execute("PRAGMA journal_mode = WAL")
             db.executescript(SCHEMA)
+        if not path.exists():
+            _orphans_aside(path)
         with suppress(FileExistsError):  # another process made it first: theirs is used
             os.link(aside, path)
         _sync_directory(path.parent)

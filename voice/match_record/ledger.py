@@ -6,10 +6,13 @@ inside one write transaction that first catches up with what the others recorded
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from phrases.render import Utterance
 from rules.command import Command, Kind
 from rules.state import Match, new_match
 from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.writer import RecordWriter
 from voice.session import Session
 
 
@@ -96,3 +99,72 @@ class Ledger(Session):
         seq = self.seq + 1
         self.record.append(self.match_id, seq, command)
         self.seq = self.written = seq
+
+
+class LiveLedger(Ledger):
+    """The voice loop's `Ledger`: a command is applied and voiced at once, and recorded by a
+    `RecordWriter` on its own thread, so that a locked record never holds up the match.
+
+    The loop's own connection only reads (in WAL mode reads never wait for a writer), and only
+    while every accepted command is recorded; it lets go of a vanished file when asked.
+    """
+
+    def __init__(self, record: Record, match_id: int, log: Callable[[str], None]) -> None:
+        super().__init__(record, match_id)
+        self._given = record  # the caller's to close
+        self.writer = RecordWriter(record.path, match_id, log)
+        self.writer.start()
+        self._held = True  # the loop's connection is open on the record's file
+        self._rewrites = 0  # the writer's write-backs this ledger has reopened after
+
+    def command(self, command: Command) -> list[Utterance]:
+        """Apply `command` and queue it for the writer if accepted; then render."""
+        self.written = None
+        return self._kept(Session.command(self, command))
+
+    def refresh(self) -> tuple[RecordedEvent, ...]:
+        """Follow the record once the writer has caught up: events others recorded, the match
+        as the record has it after a renumbering, the file written back after it vanished."""
+        if self.writer.vanished and self._held:
+            self.record.close()
+            self._held = False
+            self.writer.released()
+        if not self._held:
+            if self.writer.rewrites == self._rewrites:
+                return ()  # not written back yet
+            self._rewrites = self.writer.rewrites
+            self.record = Record.open(self.record.path, create=False)
+            self._held = True
+        if not self.writer.idle():
+            return ()
+        if self.writer.renumbered:
+            self.match = new_match(self.match.setup)
+            self.seq = self._load()
+            self.writer.adopted()
+            return ()
+        return super().refresh()
+
+    def break_started(self) -> float | None:
+        """When the break in progress began, as the record has it (None while it is let go)."""
+        return super().break_started() if self._held else None
+
+    def mark_announced(self, seq: int) -> None:
+        """Queue the note that event `seq` has been voiced."""
+        self.writer.mark(seq)
+        self._unsaid.pop(seq, None)
+
+    def beat(self, state: str) -> None:
+        """Queue the voice loop's heartbeat `state`."""
+        self.writer.beat(state)
+
+    def close(self) -> list[Command]:
+        """Let the writer finish, then close the connection this ledger opened, if it did; the
+        commands that could not be recorded, in order."""
+        unwritten = self.writer.close()
+        if self._held and self.record is not self._given:
+            self.record.close()
+        return [u.command for u in unwritten]
+
+    def _append(self, command: Command) -> None:
+        self.seq = self.written = self.seq + 1
+        self.writer.append(self.seq, command)

@@ -58,13 +58,17 @@ class Watcher:
                 watchers[queue] = current.seq
 
     async def run(self) -> None:
-        """Poll until cancelled; a record that cannot be read is logged, and polled again."""
+        """Poll until cancelled; a record that cannot be read is logged once, and polled again."""
+        fault = None
         while True:
             await asyncio.sleep(self.interval)
             try:
                 await self.poll()
+                fault = None
             except RecordError as error:
-                log.warning("cannot read the match record: %s", error)
+                if str(error) != fault:  # logged once while it lasts, not every poll
+                    log.warning("cannot read the match record: %s", error)
+                fault = str(error)
 
     async def poll(self) -> None:
         """Bring each match shown up to the record; one that cannot be read is logged once."""

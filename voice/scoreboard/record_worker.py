@@ -34,9 +34,12 @@ class Desk:
         self._loading: dict[int, asyncio.Future[View]] = {}
         self._ledgers: dict[int, Ledger] = {}  # used on the record thread only
         self._listeners: list[Callable[[int], None]] = []
+        self._lost: str | None = None  # why the record cannot be used: its file vanished
+        self._open = False  # whether the two threads and their connections are open
 
-    def open(self) -> None:
-        """Open the record on two new threads; RecordError, and no thread, if it cannot be.
+    def open(self, create: bool = True) -> None:
+        """Open the record (made if missing and `create`) on two new threads; RecordError, and
+        no thread, if it cannot be.
 
         Nothing is kept from an earlier opening: the record may have changed meanwhile.
         """
@@ -45,7 +48,7 @@ class Desk:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record")
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record-reader")
         try:
-            self._record = self._worker.submit(Record.open, self.path).result()
+            self._record = self._worker.submit(Record.open, self.path, create).result()
             try:
                 self._reading = self._reader.submit(Record.open, self.path, False).result()
             except RecordError:
@@ -55,6 +58,22 @@ class Desk:
             self._worker.shutdown()
             self._reader.shutdown()
             raise
+        self._open = True
+
+    async def kept(self) -> None:
+        """RecordError while the record's file is deleted or replaced (its connections closed);
+        the record opened again once a sound one is back at its path."""
+        if self._lost is None:
+            if not self._reading.vanished():
+                return
+            self._lost = (f"the match record {self.path} was deleted or replaced; the voice loop "
+                          "writes it back, or put the file back")
+            await asyncio.to_thread(self.close)
+        try:
+            await asyncio.to_thread(self.open, False)
+        except RecordError:
+            raise RecordError(self._lost, self.path) from None
+        self._lost = None
 
     def subscribe(self, listener: Callable[[int], None]) -> None:
         """Call `listener(match_id)` each time the board of a match shown changes."""
@@ -66,6 +85,7 @@ class Desk:
 
     async def view(self, match_id: int) -> View:
         """The match's view, loaded (on the reader, once) the first time it is asked for."""
+        await self.kept()
         view = self._views.get(match_id)
         if view is not None:
             return view
@@ -90,19 +110,23 @@ class Desk:
 
     async def events(self, match_id: int) -> tuple[RecordedEvent, ...]:
         """The match's recorded events, oldest first."""
+        await self.kept()
         return await asyncio.wrap_future(self._reader.submit(self._reading.events, match_id))
 
     async def protocol(self, match_id: int) -> bytes:
         """The match's printable protocol (PDF)."""
+        await self.kept()
         job = self._reader.submit(lambda: protocol_pdf(self._reading.load(match_id)))
         return await asyncio.wrap_future(job)
 
     async def match_ids(self) -> list[int]:
         """The number of every match in the record, oldest first."""
+        await self.kept()
         return await asyncio.wrap_future(self._reader.submit(self._reading.match_ids))
 
     async def newest(self) -> dict[int, int]:
         """The newest event number of each match shown (one index lookup each)."""
+        await self.kept()
         shown = list(self._views)
         job = self._reader.submit(lambda: {m: self._reading.last_seq(m) for m in shown})
         return await asyncio.wrap_future(job)
@@ -138,6 +162,9 @@ class Desk:
 
     def close(self) -> None:
         """Finish what is queued, then close the record."""
+        if not self._open:
+            return  # closed when its file vanished, and not back yet
+        self._open = False
         self._reader.submit(self._reading.close).result()
         self._reader.shutdown()
         self._worker.submit(self._record.close).result()
