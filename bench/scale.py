@@ -17,8 +17,9 @@ SQLite commit, the rules and the phrase bank are in it, the speech synthesis not
 include the time this process takes to read 500 sockets.
 Before the server starts, each of the longer matches is read in this process as the server
 reads it (`View.load`, the view `referee serve` keeps of a shown match): the memory the view
-keeps once read, traced by tracemalloc, and the time of that first read, untraced. Targets are
-checked at the end, as ratios within this one run; exit code 1 if one is missed.
+keeps once read, traced by tracemalloc, and the time a whole read takes, untraced (the
+server's first read of it is timed over HTTP later). Targets are checked at the end, as ratios
+within this one run; exit code 1 if one is missed.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ FANOUT_MS = 150.0  # fan-out p95 with 500 viewers on the 2 000-event match
 KEPT_MIB = 8.0  # the memory one shown 20 000-event match keeps
 FIRST_READ_S = 1.0  # the first read of a 20 000-event match
 WEIGHED = (2000, 20_000)  # the lengths whose view is weighed
+READS = 3  # each weighed match read this many times in this process; the fastest is kept
 
 
 def stroke(number: int) -> Command:
@@ -263,11 +265,12 @@ class Weight:
     size: int
     kept_mib: float  # what the view keeps once read
     peak_mib: float  # the most that reading it held at once
-    read_s: float  # the first read, untraced
+    read_s: float  # a whole read, untraced: the fastest of READS
 
 
 def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
-    """Each `WEIGHED` match's view: the memory it keeps, traced, and its first read, timed."""
+    """Each `WEIGHED` match's view: the memory it keeps, traced, and a whole read as the first
+    one is, timed (the fastest of READS, the others being slowed by whatever else runs)."""
     weights = []
     with Record.open(db, create=False) as record:
         View.load(record, ids[100])  # the phrase bank and the record's caches, not the view's
@@ -280,10 +283,13 @@ def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
             kept, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             del view
-            gc.collect()
-            started = time.perf_counter()
-            View.load(record, ids[size])
-            read = time.perf_counter() - started
+            reads = []
+            for _ in range(READS):
+                gc.collect()
+                started = time.perf_counter()
+                View.load(record, ids[size])
+                reads.append(time.perf_counter() - started)
+            read = min(reads)
             weights.append(Weight(size, (kept - before) / 2**20, (peak - before) / 2**20, read))
     return weights
 
@@ -369,7 +375,8 @@ def table(runs: list[Run], first_read: dict[int, float]) -> str:
 
 def weighed(weights: list[Weight]) -> str:
     lines = [
-        "| events | memory the view keeps | peak while reading | first read (in process) |",
+        "| events | memory the view keeps | peak while reading | read in process (best of "
+        f"{READS}) |",
         "| ---: | ---: | ---: | ---: |",
     ]
     for w in weights:
