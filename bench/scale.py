@@ -266,6 +266,7 @@ class Weight:
     kept_mib: float  # what the view keeps once read
     peak_mib: float  # the most that reading it held at once
     read_s: float  # a whole read, untraced: the fastest of READS
+    cpu_s: float  # the processor time of a whole read: the least of READS
 
 
 def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
@@ -283,14 +284,15 @@ def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
             kept, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             del view
-            reads = []
+            walls, cpus = [], []
             for _ in range(READS):
                 gc.collect()
-                started = time.perf_counter()
+                wall, cpu = time.perf_counter(), time.process_time()
                 View.load(record, ids[size])
-                reads.append(time.perf_counter() - started)
-            read = min(reads)
-            weights.append(Weight(size, (kept - before) / 2**20, (peak - before) / 2**20, read))
+                cpus.append(time.process_time() - cpu)
+                walls.append(time.perf_counter() - wall)
+            mib = [(traced - before) / 2**20 for traced in (kept, peak)]
+            weights.append(Weight(size, *mib, min(walls), min(cpus)))
     return weights
 
 
@@ -376,34 +378,37 @@ def table(runs: list[Run], first_read: dict[int, float]) -> str:
 def weighed(weights: list[Weight]) -> str:
     lines = [
         "| events | memory the view keeps | peak while reading | read in process (best of "
-        f"{READS}) |",
-        "| ---: | ---: | ---: | ---: |",
+        f"{READS}) | its processor time |",
+        "| ---: | ---: | ---: | ---: | ---: |",
     ]
     for w in weights:
         cells = (f"{w.size:,}", f"{w.kept_mib:.2f} MiB", f"{w.peak_mib:.2f} MiB",
-                 f"{w.read_s * 1000:.0f} ms")
+                 f"{w.read_s * 1000:.0f} ms", f"{w.cpu_s * 1000:.0f} ms")
         lines.append(f"| {' | '.join(cells)} |")
     if len(weights) == 2:
         small, large = weights
         lines.append(f"growth {small.size:,} → {large.size:,} events: memory "
-                     f"×{large.kept_mib / small.kept_mib:.1f}, first read "
-                     f"×{large.read_s / small.read_s:.1f}")
+                     f"×{large.kept_mib / small.kept_mib:.1f}, read "
+                     f"×{large.read_s / small.read_s:.1f} (processor time "
+                     f"×{large.cpu_s / small.cpu_s:.1f})")
     return "\n".join(lines)
 
 
 def kept_targets(weights: list[Weight], served_s: float | None) -> list[str]:
-    """The memory and first-read targets, judged on the longest match weighed (and on the
-    server's first read of it, when the server ran)."""
+    """The memory and first-read targets, judged on the longest match weighed: its read's
+    processor time here (what other load on the machine does not change) and, when the server
+    ran, the server's first read of it as a client waits for it."""
     largest = weights[-1]
-    read = largest.read_s if served_s is None else max(largest.read_s, served_s)
     checks = [
         (largest.kept_mib <= KEPT_MIB,
          f"one shown {largest.size:,}-event match keeps {largest.kept_mib:.2f} MiB "
          f"≤ {KEPT_MIB:.0f} MiB"),
-        (read <= FIRST_READ_S,
-         f"its first read {read:.2f} s ≤ {FIRST_READ_S:.0f} s"
-         + ("" if served_s is None else " (the slower of in process and served)")),
+        (largest.cpu_s <= FIRST_READ_S,
+         f"reading it takes {largest.cpu_s:.2f} s of processor time ≤ {FIRST_READ_S:.0f} s"),
     ]
+    if served_s is not None:
+        checks.append((served_s <= FIRST_READ_S,
+                       f"the server's first read of it {served_s:.2f} s ≤ {FIRST_READ_S:.0f} s"))
     return [("✔ " if ok else "✘ ") + text for ok, text in checks]
 
 
