@@ -270,11 +270,12 @@ class Match:
 
 
 def evolve(state: State, **changes: object) -> State:
-    """`state` with the fields `changes` names set anew: `dataclasses.replace` at a fifth of
-    its cost, for the states here that check nothing when made (a replay makes ~5 a command)."""
+    """`state` with the fields `changes` names set anew, its fields copied without re-running
+    `__init__`: `dataclasses.replace` for the states here that check nothing when made, which a
+    replay makes several of a command (bench/scale.py measures the read)."""
     kind = type(state)
     if hasattr(kind, "__post_init__"):
-        raise TypeError(f"a {kind.__name__} checks itself when made: replace it instead")
+        raise TypeError(f"a {kind.__name__} checks itself when made: use dataclasses.replace")
     new = object.__new__(kind)
     fields = new.__dict__
     fields.update(state.__dict__)
