@@ -1,7 +1,9 @@
 """Scale benchmark: a command's time to PA ready and the board's fan-out, against the length of
-the match and the number of viewers, on a real `referee serve` over loopback.
+the match and the number of viewers, on a real `referee serve` over loopback; and the memory one
+shown match keeps, against its length.
 
     .venv/bin/python bench/scale.py [--alone 100] [--commands 40] [--viewers 50 200 500]
+    .venv/bin/python bench/scale.py --memory-only
 
 One record holds a libre match of each length (1 % of the events undos); the server starts
 cold. First each match is read once (replayed: the first read), then commands go to the
@@ -12,8 +14,12 @@ receipt of each event timed from the command's sending.
 A command's time runs from sending the POST to the reply carrying the announcements, so the
 SQLite commit, the rules and the phrase bank are in it, the speech synthesis not
 (bench/latency.py measures that). The viewers run in this process, so their fan-out figures
-include the time this process takes to read 500 sockets. Targets are checked at the end, as
-ratios within this one run; exit code 1 if one is missed.
+include the time this process takes to read 500 sockets.
+Before the server starts, each of the longer matches is read in this process as the server
+reads it (`View.load`, the view `referee serve` keeps of a shown match): the memory the view
+keeps once read, traced by tracemalloc, and the time a whole read takes, untraced (the
+server's first read of it is timed over HTTP later). Targets are checked at the end, as ratios
+within this one run; exit code 1 if one is missed.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import gc
 import http.client
 import json
 import os
@@ -32,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +48,7 @@ from rules.command import Command, Kind
 from rules.match import apply
 from rules.state import MAX_DISTANCE, Setup, new_match
 from voice.match_record.database import Record
+from voice.scoreboard.view import View
 
 SIZES = (100, 1000, 2000, 5000, 20_000)  # events already recorded in each match
 UNDO_EVERY = 100  # 1 % of the events are undos
@@ -55,6 +64,10 @@ GROWTH = 1.5  # a command's p95 at 20 000 events / at 100 events
 COMMAND_MS = 50.0  # a command's p95
 CONNECT_S = 2.0  # 500 viewers connecting at once all have the board
 FANOUT_MS = 150.0  # fan-out p95 with 500 viewers on the 2 000-event match
+KEPT_MIB = 8.0  # the memory one shown 20 000-event match keeps
+FIRST_READ_S = 1.0  # the first read of a 20 000-event match
+WEIGHED = (2000, 20_000)  # the lengths whose view is weighed
+READS = 3  # each weighed match read this many times in this process; the fastest is kept
 
 
 def stroke(number: int) -> Command:
@@ -245,6 +258,44 @@ async def settled(viewers: list[Viewer], seq: int) -> None:
         await asyncio.sleep(0.01)
 
 
+@dataclass
+class Weight:
+    """One shown match read in this process as the server reads it."""
+
+    size: int
+    kept_mib: float  # what the view keeps once read
+    peak_mib: float  # the most that reading it held at once
+    read_s: float  # a whole read, untraced: the fastest of READS
+    cpu_s: float  # the processor time of a whole read: the least of READS
+
+
+def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
+    """Each `WEIGHED` match's view: the memory it keeps, traced, and a whole read as the first
+    one is, timed (the fastest of READS, the others being slowed by whatever else runs)."""
+    weights = []
+    with Record.open(db, create=False) as record:
+        View.load(record, ids[100])  # the phrase bank and the record's caches, not the view's
+        for size in WEIGHED:
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            view = View.load(record, ids[size])
+            gc.collect()
+            kept, peak = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            del view
+            walls, cpus = [], []
+            for _ in range(READS):
+                gc.collect()
+                wall, cpu = time.perf_counter(), time.process_time()
+                View.load(record, ids[size])
+                cpus.append(time.process_time() - cpu)
+                walls.append(time.perf_counter() - wall)
+            mib = [(traced - before) / 2**20 for traced in (kept, peak)]
+            weights.append(Weight(size, *mib, min(walls), min(cpus)))
+    return weights
+
+
 def p(values: list[float], quantile: float) -> float:
     """The `quantile` of `values` (nearest rank)."""
     ordered = sorted(values)
@@ -259,12 +310,21 @@ def main() -> int:
                         help="commands per run with viewers (40)")
     parser.add_argument("--viewers", type=int, nargs="+", default=[50, 200, 500],
                         help="numbers of viewers, at most 500 (50 200 500)")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="only weigh the shown matches; start no server")
     args = parser.parse_args()
     viewer_counts = sorted(min(500, max(1, n)) for n in args.viewers)
     first_read: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "scale.sqlite3"
         ids = build(db)
+        weights = weigh(db, ids)
+        print(weighed(weights))
+        if args.memory_only:
+            missed = kept_targets(weights, None)
+            for line in missed:
+                print(line)
+            return 1 if any(line.startswith("✘") for line in missed) else 0
         numbers = {size: size for size in ids}  # the next command of each match
         with serving(db) as port:
             # The server's first requests and connections (imports, caches), on a match apart.
@@ -288,7 +348,7 @@ def main() -> int:
                     runs.append(run)
     runs.sort(key=lambda run: (run.size, run.viewers))
     print(table(runs, first_read))
-    missed = targets(runs)
+    missed = targets(runs) + kept_targets(weights, first_read[20_000])
     for line in missed:
         print(line)
     return 1 if any(line.startswith("✘") for line in missed) else 0
@@ -313,6 +373,43 @@ def table(runs: list[Run], first_read: dict[int, float]) -> str:
         cells = (f"{run.size:,}", str(run.viewers), read, connect, command, fanout)
         lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
+
+
+def weighed(weights: list[Weight]) -> str:
+    lines = [
+        "| events | memory the view keeps | peak while reading | read in process (best of "
+        f"{READS}) | its processor time |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for w in weights:
+        cells = (f"{w.size:,}", f"{w.kept_mib:.2f} MiB", f"{w.peak_mib:.2f} MiB",
+                 f"{w.read_s * 1000:.0f} ms", f"{w.cpu_s * 1000:.0f} ms")
+        lines.append(f"| {' | '.join(cells)} |")
+    if len(weights) == 2:
+        small, large = weights
+        lines.append(f"growth {small.size:,} → {large.size:,} events: memory "
+                     f"×{large.kept_mib / small.kept_mib:.1f}, read "
+                     f"×{large.read_s / small.read_s:.1f} (processor time "
+                     f"×{large.cpu_s / small.cpu_s:.1f})")
+    return "\n".join(lines)
+
+
+def kept_targets(weights: list[Weight], served_s: float | None) -> list[str]:
+    """The memory and first-read targets, judged on the longest match weighed: its read's
+    processor time here (what other load on the machine does not change) and, when the server
+    ran, the server's first read of it as a client waits for it."""
+    largest = weights[-1]
+    checks = [
+        (largest.kept_mib <= KEPT_MIB,
+         f"one shown {largest.size:,}-event match keeps {largest.kept_mib:.2f} MiB "
+         f"≤ {KEPT_MIB:.0f} MiB"),
+        (largest.cpu_s <= FIRST_READ_S,
+         f"reading it takes {largest.cpu_s:.2f} s of processor time ≤ {FIRST_READ_S:.0f} s"),
+    ]
+    if served_s is not None:
+        checks.append((served_s <= FIRST_READ_S,
+                       f"the server's first read of it {served_s:.2f} s ≤ {FIRST_READ_S:.0f} s"))
+    return [("✔ " if ok else "✘ ") + text for ok, text in checks]
 
 
 def targets(runs: list[Run]) -> list[str]:

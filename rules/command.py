@@ -49,7 +49,7 @@ BALLS = ("white", "yellow", "red")
 MAX_FRAME = 9  # the balk lines divide a cadre table into nine frames
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Command:
     """One accepted referee command; only the fields its kind needs are set."""
 
@@ -95,6 +95,8 @@ class Command:
             kind = Kind(data["kind"])
         except (KeyError, ValueError) as error:
             raise CommandError(f"unknown command kind: {data.get('kind')!r}") from error
+        if len(data) == 1:
+            return _BARE[kind]
         player = data.get("player")
         if player is not None and not isinstance(player, str):
             raise CommandError("command field 'player' must be a string")
@@ -119,6 +121,10 @@ class Command:
             raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
         inning, points = _whole(data, "inning"), _whole(data, "points")
         return cls(kind, player, balls, covered, seconds, frames, inning, points)
+
+
+# A command of its kind alone, as most are: one object each, shared by every record of it.
+_BARE = {kind: Command(kind) for kind in Kind}
 
 
 def _whole(data: dict[str, Any], field: str) -> int | None:

@@ -13,7 +13,7 @@ from rules import innings_limit, protocol, spots, warm_up, zones
 from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
 from rules.errors import RefereeError
-from rules.state import Match, OnTie, Pause, Phase, PlayerState, Setup, Zone, new_match
+from rules.state import Match, OnTie, Pause, Phase, PlayerState, Setup, Zone, evolve, new_match
 from rules.zone_kind import ZoneKind
 
 Result = tuple[Match, list[Announcement]]
@@ -46,7 +46,7 @@ def apply(match: Match, command: Command) -> Result:
     else:
         new, said = _HANDLERS[command.kind](match, command)
     if new is not match and command.kind is not Kind.UNDO:
-        new = replace(new, history=match.history.then(command, match))
+        new = evolve(new, history=match.history.then(command, match))
     return new, said
 
 
@@ -105,12 +105,12 @@ def _carom(match: Match, command: Command, player: int) -> Result:
     if blocked:
         # The carom is not scored and the turn passes; the balls stay in the zone.
         said = [Announcement(Code.RESTEES_DEDANS, variant=blocked.kind)]
-        return _end_inning(replace(match, touchent=False), player, said)
+        return _end_inning(evolve(match, touchent=False), player, said)
     kept, calls = zones.after_carom(stay)
     if kind in (Kind.POINT_ENTREES, Kind.POINT_ENTREES_ANCHOR):
         kept = _entered(match, anchor=kind is Kind.POINT_ENTREES_ANCHOR, frame=None)
         calls = _positions(kept, command.frames)
-    scored, said = _score(replace(match, zones=kept, touchent=False, astride=False), player)
+    scored, said = _score(evolve(match, zones=kept, touchent=False, astride=False), player)
     if _reached(scored, player) or scored.phase.single_stroke:
         return _end_inning(scored, player, said)
     return scored, said + calls
@@ -120,8 +120,8 @@ def _score(match: Match, player: int) -> Result:
     """One more point to `player`, at the table: surname–points, then the reminder."""
     run = match.run + 1
     before = match.players[player]
-    after = replace(before, points=before.points + 1, highest_run=max(before.highest_run, run))
-    match = replace(match, run=run, players=_with(match.players, player, after))
+    after = evolve(before, points=before.points + 1, highest_run=max(before.highest_run, run))
+    match = evolve(match, run=run, players=_with(match.players, player, after))
     said = [Announcement(Code.SCORE, player=after.surname, points=run)]
     reminder = match.rules.reminder
     if match.phase.targets[player] - after.points == reminder:
@@ -131,12 +131,12 @@ def _score(match: Match, player: int) -> Result:
 
 def _miss(match: Match, command: Command, player: int) -> Result:
     """A miss or a foul: the inning ends."""
-    return _end_inning(replace(match, touchent=False), player, [])
+    return _end_inning(evolve(match, touchent=False), player, [])
 
 
 def _fault_six(match: Match, command: Command, player: int) -> Result:
     """Fault 6: a foul; in libre, if play goes on, the break position is set for the opponent."""
-    ended, said = _end_inning(replace(match, touchent=False), player, [])
+    ended, said = _end_inning(evolve(match, touchent=False), player, [])
     if match.rules.fault_six_respot and ended.at_table is not None:
         said = [Announcement(Code.RESPOT, variant=Form.FOR_OPPONENT), *said]
     return ended, said
@@ -150,7 +150,7 @@ def _ball_off(match: Match, command: Command, player: int) -> Result:
     for ball, over in command.covered:
         if ball not in off or over in off or over == ball:
             return match, [refused(Reason.BAD_COVER)]
-    ended, said = _end_inning(replace(match, touchent=False, zones=()), player, [])
+    ended, said = _end_inning(evolve(match, touchent=False, zones=()), player, [])
     if ended.at_table is None:
         return ended, said
     placed = spots.place(match, command.balls, command.covered, ended.at_table)
@@ -171,14 +171,14 @@ def _entered(match: Match, anchor: bool, frame: tuple[Zone, ...] | None) -> tupl
 def _entrees(match: Match, command: Command) -> Result:
     """The object balls came into a frame (or triangle)."""
     new = _entered(match, anchor=False, frame=None)
-    return replace(match, zones=new, astride=False), _positions(new, command.frames)
+    return evolve(match, zones=new, astride=False), _positions(new, command.frames)
 
 
 def _entrees_anchor(match: Match, command: Command) -> Result:
     """The balls came into an anchor: within their frame, or astride the frames (À CHEVAL)."""
     frame = tuple(z for z in match.zones if z.kind is not ZoneKind.ANCHOR)
     new = _entered(match, anchor=True, frame=() if match.astride else frame or None)
-    return replace(match, zones=new), _positions(new, command.frames)
+    return evolve(match, zones=new), _positions(new, command.frames)
 
 
 def _positions(entered: tuple[Zone, ...], frames: tuple[int, ...]) -> list[Announcement]:
@@ -190,7 +190,7 @@ def _positions(entered: tuple[Zone, ...], frames: tuple[int, ...]) -> list[Annou
 def _out(match: Match, command: Command) -> Result:
     """The object balls are in no zone any more."""
     changed = match.zones or match.astride
-    return (replace(match, zones=(), astride=False) if changed else match), []
+    return (evolve(match, zones=(), astride=False) if changed else match), []
 
 
 def _a_cheval(match: Match, command: Command) -> Result:
@@ -200,7 +200,7 @@ def _a_cheval(match: Match, command: Command) -> Result:
     """
     astride = match.rules.anchors
     changed = match.zones or astride != match.astride
-    new = replace(match, zones=(), astride=astride) if changed else match
+    new = evolve(match, zones=(), astride=astride) if changed else match
     return new, [Announcement(Code.A_CHEVAL)]
 
 
@@ -221,9 +221,9 @@ def _touchent(match: Match, command: Command) -> Result:
     said = [Announcement(Code.TOUCHENT)]
     if match.rules.touchent_respot_mandatory:
         said.append(Announcement(Code.RESPOT, variant=Form.BREAK_POSITION))
-        return replace(match, zones=(), touchent=False), said
+        return evolve(match, zones=(), touchent=False), said
     said.append(Announcement(Code.TOUCHENT, variant=Form.REMINDER))
-    return replace(match, touchent=True), said
+    return evolve(match, touchent=True), said
 
 
 def _respot(match: Match, command: Command, player: int) -> Result:
@@ -236,7 +236,7 @@ def _respot(match: Match, command: Command, player: int) -> Result:
         said = Announcement(Code.RESPOT, variant=Form.SPOTS, spots=placed)
     else:
         said = Announcement(Code.RESPOT, variant=Form.BREAK_POSITION)
-    return replace(match, zones=(), astride=False, touchent=False), [said]
+    return evolve(match, zones=(), astride=False, touchent=False), [said]
 
 
 # --- turns, extensions and the break -------------------------------------------------------
@@ -250,8 +250,8 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
     """`current`'s inning ends: the next inning, the equalising inning, a winner or an extension."""
     other = 1 - current
     finished = match.players[current]
-    innings = replace(finished, innings_points=finished.innings_points + (match.run,))
-    match = replace(match, players=_with(match.players, current, innings))
+    innings = evolve(finished, innings_points=finished.innings_points.appended(match.run))
+    match = evolve(match, players=_with(match.players, current, innings))
     if current == match.phase.breaker:
         equalising = _reached(match, current)
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
@@ -260,7 +260,7 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
         return _extension(match, said)
     if _reached(match, current) or _reached(match, other):
         winner = current if _reached(match, current) else other
-        done = replace(match, at_table=None, winner=winner, run=0, touchent=False)
+        done = evolve(match, at_table=None, winner=winner, run=0, touchent=False)
         return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
     if innings_limit.reached(match):
         return _at_limit(match, said)
@@ -273,7 +273,7 @@ def _at_limit(match: Match, said: list[Announcement]) -> Result:
     leader = innings_limit.leader(match)
     if leader is None and match.setup.on_tie is OnTie.EXTENSION:
         return _extension(match, said)
-    done = replace(
+    done = evolve(
         match, at_table=None, winner=leader, drawn=leader is None, run=0, touchent=False
     )
     if leader is None:
@@ -292,15 +292,15 @@ def _start_inning(
     stats = match.players[player]
     innings = list(match.phase.innings)
     innings[player] += 1
-    match = replace(
+    match = evolve(
         match,
         at_table=player,
         run=0,
         zones=(),
         astride=False,
         touchent=False,
-        players=_with(match.players, player, replace(stats, innings=stats.innings + 1)),
-        phase=replace(match.phase, innings=(innings[0], innings[1])),
+        players=_with(match.players, player, evolve(stats, innings=stats.innings + 1)),
+        phase=evolve(match.phase, innings=(innings[0], innings[1])),
     )
     turn = Announcement(Code.TURN, player=stats.surname, variant=variant)
     if innings_limit.last_inning(match, player):
@@ -319,7 +319,7 @@ def _extension(match: Match, said: list[Announcement]) -> Result:
         number=number,
         single_stroke=number >= 2,
     )
-    waiting = replace(match, phase=phase, at_table=None, run=0, zones=(), touchent=False)
+    waiting = evolve(match, phase=phase, at_table=None, run=0, zones=(), touchent=False)
     if extras[0] == extras[1]:
         variant = Form.SINGLE_STROKE if phase.single_stroke else None
         called = [Announcement(Code.EXTENSION, points=extras[0], variant=variant)]
@@ -338,12 +338,12 @@ def _starts(match: Match, command: Command) -> Result:
     if player is None:
         return match, [refused(Reason.UNKNOWN_PLAYER, command.player)]
     if match.at_table is None:
-        phase = replace(match.phase, breaker=player)
-        return _start_inning(replace(match, phase=phase), player, [], Form.STARTS)
+        phase = evolve(match.phase, breaker=player)
+        return _start_inning(evolve(match, phase=phase), player, [], Form.STARTS)
     if warm_up.played(match) or match.run:
         return match, [refused(Reason.ALREADY_STARTED)]
     fresh = new_match(replace(match.setup, first=player))
-    return replace(fresh, setup=match.setup), [
+    return evolve(fresh, setup=match.setup), [
         Announcement(Code.TURN, player=match.surname(player), variant=Form.STARTS)
     ]
 
@@ -355,8 +355,8 @@ def _break(match: Match, command: Command, player: int) -> Result:
     stats = match.players[player]
     if stats.break_taken:
         return match, [refused(Reason.BREAK_TAKEN, stats.surname)]
-    taken = replace(stats, break_taken=True)
-    new = replace(match, pause=Pause(player), players=_with(match.players, player, taken))
+    taken = evolve(stats, break_taken=True)
+    new = evolve(match, pause=Pause(player), players=_with(match.players, player, taken))
     return new, [Announcement(Code.BREAK_START, player=stats.surname)]
 
 
@@ -377,14 +377,14 @@ def _tick(match: Match, command: Command) -> Result:
     if command.seconds >= BREAK_SECONDS:
         return _resume(match, pause)
     if command.seconds >= WARNING_SECONDS and not pause.warned:
-        warned = replace(match, pause=replace(pause, warned=True))
+        warned = evolve(match, pause=evolve(pause, warned=True))
         return warned, [Announcement(Code.BREAK_WARNING, player=match.surname(pause.player))]
     return match, []
 
 
 def _resume(match: Match, pause: Pause) -> Result:
     player = match.surname(pause.player)
-    return replace(match, pause=None), [Announcement(Code.BREAK_END, player=player)]
+    return evolve(match, pause=None), [Announcement(Code.BREAK_END, player=player)]
 
 
 # --- corrections ---------------------------------------------------------------------------

@@ -6,13 +6,13 @@ statistics are recomputed from the innings; who reached his target may not chang
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import accumulate
 
 from rules import innings_limit, warm_up
 from rules.announcement import Reason
 from rules.command import Command
-from rules.state import Match, OnTie, PlayerState
+from rules.series import Series
+from rules.state import Match, OnTie, PlayerState, evolve
 
 
 def correct(match: Match, command: Command, player: int) -> Match | Reason:
@@ -36,7 +36,9 @@ def correct(match: Match, command: Command, player: int) -> Match | Reason:
     # Only his last inning may take him to his target: the one being played, if he is at it.
     if any(t >= target for t in totals[:-1]) or now > target or (at_table and now >= target):
         return Reason.PASSES_DISTANCE
-    after = replace(stats, points=now, highest_run=max(*innings, run), innings_points=innings)
+    after = evolve(
+        stats, points=now, highest_run=max(*innings, run), innings_points=Series(innings)
+    )
     return _outcome(match, _with(match, player, after))
 
 
@@ -52,14 +54,14 @@ def insert_round(match: Match, command: Command) -> Match | Reason:
     if limit is not None and any(p.innings + 1 > limit for p in match.players):
         return Reason.OVER_LIMIT
     first, second = (_inserted(p, inning) for p in match.players)
-    phase = replace(match.phase, innings=(match.phase.innings[0] + 1, match.phase.innings[1] + 1))
-    return replace(match, players=(first, second), phase=phase)
+    phase = evolve(match.phase, innings=(match.phase.innings[0] + 1, match.phase.innings[1] + 1))
+    return evolve(match, players=(first, second), phase=phase)
 
 
 def _inserted(stats: PlayerState, inning: int) -> PlayerState:
     done = stats.innings_points
     innings = done[: inning - 1] + (0,) + done[inning - 1 :]
-    return replace(stats, innings=stats.innings + 1, innings_points=innings)
+    return evolve(stats, innings=stats.innings + 1, innings_points=Series(innings))
 
 
 def _phase_start(match: Match, player: int) -> int:
@@ -81,9 +83,9 @@ def _outcome(before: Match, after: Match) -> Match | Reason:
     leader = innings_limit.leader(after)
     if leader is None and after.setup.on_tie is not OnTie.DRAW:
         return Reason.CHANGES_END
-    return replace(after, winner=leader, drawn=leader is None)
+    return evolve(after, winner=leader, drawn=leader is None)
 
 
 def _with(match: Match, index: int, player: PlayerState) -> Match:
     players = (player, match.players[1]) if index == 0 else (match.players[0], player)
-    return replace(match, players=players)
+    return evolve(match, players=players)

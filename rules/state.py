@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 from rules.command import Command
 from rules.discipline import Discipline, SetupError, discipline
 from rules.normalise import normalise
+from rules.series import Series
 from rules.zone_kind import ZoneKind
 
 MAX_DISTANCE = 10_000
@@ -25,6 +27,8 @@ class OnTie(StrEnum):
 
 
 CHECKPOINT_EVERY = 16  # one state kept per this many commands: an undo replays fewer
+
+State = TypeVar("State")
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,8 @@ class PlayerState:
     innings: int = 0
     highest_run: int = 0
     break_taken: bool = False
-    innings_points: tuple[int, ...] = ()  # the points of each finished inning, in order
+    # The points of each finished inning, in order; shared with the states before this one.
+    innings_points: Series[int] = Series()
 
     @property
     def average(self) -> float:
@@ -171,7 +176,7 @@ class Phase:
         return max(self.targets)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Entry:
     """One command in force, linked to the one before it; `before` is the state it was taken
     on, kept at the first command and at every CHECKPOINT_EVERY-th after it."""
@@ -183,7 +188,11 @@ class Entry:
 
 
 class History:
-    """The commands in force, oldest first, as a linked list: adding one shares the others."""
+    """The commands in force, oldest first, as a linked list: adding one shares the others.
+
+    N commands keep O(N) memory: O(1) an entry, and O(CHUNK) more a checkpoint (rules.series),
+    whose state shares its innings' complete chunks with every checkpoint before it.
+    """
 
     __slots__ = ("newest",)
 
@@ -258,6 +267,22 @@ class Match:
     def over(self) -> bool:
         """A winner, or a draw."""
         return self.winner is not None or self.drawn
+
+
+def evolve(state: State, **changes: object) -> State:
+    """`state` with the fields `changes` names set anew, its fields copied without re-running
+    `__init__`: `dataclasses.replace` for the states here that check nothing when made, which a
+    replay makes several of a command (bench/scale.py measures the read)."""
+    kind = type(state)
+    if hasattr(kind, "__post_init__"):
+        raise TypeError(f"a {kind.__name__} checks itself when made: use dataclasses.replace")
+    new = object.__new__(kind)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"a {kind.__name__} has no field {sorted(changes - fields.keys())}")
+    fields.update(changes)
+    return new
 
 
 def new_match(setup: Setup) -> Match:

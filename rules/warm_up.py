@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.announcement import Announcement, Code, Reason, refused
 from rules.command import Command, Kind
-from rules.state import Match, WarmUp
+from rules.state import Match, WarmUp, evolve
 
 Result = tuple[Match, list[Announcement]]
 
@@ -26,14 +24,14 @@ def start(match: Match, player: int | None) -> Result:
     if played(match) or match.run:
         return match, [refused(Reason.ALREADY_STARTED)]
     said = Announcement(Code.WARM_UP_START, player=match.surname(player))
-    return replace(match, warm_up=WarmUp(player)), [said]
+    return evolve(match, warm_up=WarmUp(player)), [said]
 
 
 def end(match: Match, command: Command) -> Result:
     """«τέλος προθέρμανσης», or the time is up."""
     if match.warm_up is None:
         return match, [refused(Reason.NO_WARM_UP)]
-    return replace(match, warm_up=None), [Announcement(Code.WARM_UP_END)]
+    return evolve(match, warm_up=None), [Announcement(Code.WARM_UP_END)]
 
 
 def tick(match: Match, seconds: float) -> Result:
@@ -45,6 +43,6 @@ def tick(match: Match, seconds: float) -> Result:
     if seconds >= length:
         return end(match, Command(Kind.WARM_UP_END))
     if seconds >= length - WARNING_BEFORE and not warm_up.warned and length > WARNING_BEFORE:
-        warned = replace(match, warm_up=replace(warm_up, warned=True))
+        warned = evolve(match, warm_up=evolve(warm_up, warned=True))
         return warned, [Announcement(Code.WARM_UP_WARNING, player=match.surname(warm_up.player))]
     return match, []

@@ -14,6 +14,15 @@ def test_round_trip_of_every_field():
     assert Command(Kind.POINT).to_dict() == {"kind": "point"}
 
 
+def test_a_command_of_its_kind_alone_is_read_as_one_shared_object():
+    first, second = (Command.from_dict({"kind": "miss"}) for _ in range(2))
+    assert first is second and first == Command(Kind.MISS)
+    framed = Command.from_dict({"kind": "entrees", "frames": [4]})
+    assert framed == Command(Kind.ENTREES, frames=(4,)) and framed is not Command.from_dict(
+        {"kind": "entrees"}
+    )
+
+
 @pytest.mark.parametrize(
     "data,message",
     [

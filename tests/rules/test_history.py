@@ -1,8 +1,12 @@
 """What a command and an undo cost: the history is shared, never copied, and an undo replays
-only the commands since the checkpoint before it (counted, not timed)."""
+only the commands since the checkpoint before it (counted, not timed); the checkpoints share
+what grows with the match, so memory is linear in its length (traced, not timed)."""
 
+import gc
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 
 import pytest
 
@@ -63,6 +67,36 @@ def test_a_record_with_many_undos_replays_in_linear_time(monkeypatch):
     undos = record.count(UNDO)
     assert len(applied) <= len(record) + undos * (CHECKPOINT_EVERY - 1)
     assert match == replay(SETUP, list(match.history))
+
+
+def test_checkpoints_share_every_complete_chunk_of_the_innings():
+    match = replay(SETUP, strokes(5000))
+    checkpoints = [e.before for e in match.history.entries() if e.before is not None]
+    assert len(checkpoints) == 5000 // CHECKPOINT_EVERY + 1
+    for newer, older in pairwise(checkpoints):
+        for new, old in zip(newer.players, older.players, strict=True):
+            mine, theirs = list(new.innings_points.chunks()), list(old.innings_points.chunks())
+            assert all(a is b for a, b in zip(mine[len(mine) - len(theirs) :], theirs, strict=True))
+    assert min(len(list(p.innings_points.chunks())) for p in match.players) >= 10
+
+
+def kept(count: int) -> int:
+    """The bytes a match replayed through `count` strokes keeps, as tracemalloc counts them."""
+    commands = strokes(count)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        match = replay(SETUP, commands)
+        gc.collect()
+        assert len(match.history) == count
+        return tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_match_four_times_as_long_keeps_at_most_five_times_the_memory():
+    kept(100)  # what the first replay caches is not the match's
+    assert kept(10_000) <= 5 * kept(2500)  # with a copy of the innings per checkpoint: 9.5×
 
 
 def test_equal_histories_compare_equal_though_built_apart():

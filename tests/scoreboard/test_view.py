@@ -61,6 +61,15 @@ def test_the_board_after_undos_is_the_board_of_the_events_in_force_alone(command
     assert {**lived.board(), "seq": 0} == {**direct.board(), "seq": 0}
 
 
+def test_events_that_change_nothing_shown_share_what_is_shown():
+    view = View(1, new_match(Setup("libre", 10_000, PLAYERS)))
+    for seq in range(1, 401):
+        command = Command(Kind.MISS if seq % 4 == 0 else Kind.POINT)
+        match, said = apply(view.match, command)
+        view.take(RecordedEvent(seq, command, "when", False), match, said)
+    assert len(view._shown) == 401 and len({id(shown) for shown in view._shown}) == 1
+
+
 def test_the_board_carries_the_summary_and_the_record_position(record):
     state = played(record, "πόντος", "πόντος", "άστοχο")
     assert state["match"] == 1 and state["seq"] == 3

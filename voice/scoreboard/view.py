@@ -27,7 +27,7 @@ CLOCK = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Shown:
     """What the board shows beyond the match's own state, as of one event in force; it is put
     into words only when shown."""
@@ -55,6 +55,7 @@ class View:
     """A match as the board shows it, kept current by `catch_up` one recorded event at a time.
 
     `_shown` holds one `Shown` per event in force that is not a clock tick: an undo pops one.
+    Events that change nothing shown share the one before, so a long match keeps few of them.
     """
 
     def __init__(self, match_id: int, match: Match) -> None:
@@ -126,7 +127,8 @@ class View:
             reminders = (reminder, reminders[1]) if index == 0 else (reminders[0], reminder)
         started = created if kind is Kind.BREAK else before.break_started
         warm_up = created if kind is Kind.WARM_UP else before.warm_up_started
-        return Shown(call, balls_off, reminders, started, warm_up)
+        shown = Shown(call, balls_off, reminders, started, warm_up)
+        return before if shown == before else shown
 
     def _spoken(self, said: Announcement, keys: tuple[str, ...] = SPOKEN) -> dict[str, Any]:
         """An announcement in words, in the fields `referee simulate --jsonl` writes."""
