@@ -1,11 +1,21 @@
 """Ctrl-C stops any command quietly: "stopped", exit code 0, what was recorded kept."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from rules.command import Kind
 from tests.support.match import PLAYERS
 from voice.cli import resume, simulate
 from voice.match_record.database import Record
+
+ROOT = Path(__file__).resolve().parents[2]
+CTRL_C_TESTS = (  # the tests that stop a command with SIGINT
+    "tests/cli/test_run.py::test_ctrl_c_stops_run_quietly_keeping_what_was_recorded",
+    "tests/cli/test_serve.py::test_serve_serves_the_board_page_and_the_api",  # via serving()
+)
 
 
 def interrupted_after(*phrases):
@@ -32,3 +42,15 @@ def test_ctrl_c_in_a_command_reading_phrases_stops_it_quietly(
     assert (done.code, done.err) == (0, "stopped\n")
     with Record.open(db) as record:
         assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
+
+
+def test_the_ctrl_c_tests_pass_when_the_suite_starts_with_sigint_ignored(
+    tmp_path, korean_model_dir
+):
+    # As under a script's `&` or some CI runners; each level has a time limit, should one hang.
+    pytest_ = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "60",
+               "--basetemp", str(tmp_path / "inner"), *CTRL_C_TESTS]
+    done = subprocess.run(["bash", "-c", 'trap "" INT; exec "$@"', "bash", *pytest_], cwd=ROOT,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(CTRL_C_TESTS)} passed" in done.stdout

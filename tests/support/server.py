@@ -50,8 +50,11 @@ def serving(db: Path, *args: str) -> Iterator[str]:
 
 
 @contextmanager
-def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`serving`, with the process too (its standard output is a pipe to read)."""
+def started(
+    db: Path, *args: str, stop: int = signal.SIGINT
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`serving`, with the process too (its standard output is a pipe to read), stopped by
+    `stop`."""
     port = free_port()
     command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(
@@ -62,7 +65,7 @@ def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]
         _wait_for(port, process)
         yield f"{scheme}://127.0.0.1:{port}", process
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         _, err = process.communicate(timeout=STARTUP_SECONDS)
     assert process.returncode == 0, err
     assert f":{port}/board/MATCH, control panel http" in err, err
