@@ -1,13 +1,18 @@
-"""Ctrl-C stops any command quietly: "stopped", exit code 0, what was recorded kept."""
+"""Stopping a command: Ctrl-C stops it quietly ("stopped", exit code 0), and so does a reader
+of its output that leaves early (`| head`); what was recorded is kept either way."""
 
+import json
+import signal
 import subprocess
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 
 from rules.command import Kind
 from tests.support.match import PLAYERS
+from tests.support.server import REFEREE, new_record
 from voice.cli import resume, simulate
 from voice.match_record.database import Record
 
@@ -54,3 +59,29 @@ def test_the_ctrl_c_tests_pass_when_the_suite_starts_with_sigint_ignored(
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(CTRL_C_TESTS)} passed" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["simulate", "resume"])
+def test_a_reader_that_leaves_early_stops_the_command_quietly(tmp_path, command):
+    db = tmp_path / "m.sqlite3"
+    args = ["resume", "1"] if command == "resume" else [
+        "simulate", "--discipline", "libre", "--distance", "10", "--players", ",".join(PLAYERS)]
+    if command == "resume":
+        new_record(db)
+    process = subprocess.Popen([REFEREE, *args, "--jsonl", "--db", db], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write("πόντος\n")
+    process.stdin.flush()
+    while json.loads(process.stdout.readline())["code"] != "score":  # `| head`, then it leaves
+        pass
+    process.stdout.close()
+    with suppress(BrokenPipeError):  # it may have gone already
+        process.stdin.write("πόντος\n" * 3)
+        process.stdin.close()
+    assert process.wait(timeout=30) == 128 + signal.SIGPIPE  # as a shell reports `cat` then
+    assert process.stderr.read() == ""
+    with Record.open(db) as record:
+        events = record.load(1).events
+    # The second point is recorded, its announcement unseen: `referee resume` says it.
+    assert [(e.command.kind, e.announced) for e in events] == [(Kind.POINT, True),
+                                                              (Kind.POINT, False)]
