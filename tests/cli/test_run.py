@@ -10,6 +10,7 @@ from rules.command import Command, Kind
 from rules.state import Setup
 from tests.support.korean import spoken_pcm
 from tests.support.match import PLAYERS
+from tests.support.signals import as_at_a_terminal
 from voice.hearing.phrase_table import PhraseTable
 from voice.match_record import database
 from voice.match_record.database import Record
@@ -63,7 +64,7 @@ def test_run_without_a_match_needs_the_whole_set_up(referee, tmp_path):
 # closes (SIGHUP): either way it finishes what is queued and says it stopped.
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
-    referee, tmp_path, korean_model_dir, sound_devices, stop
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal, stop
 ):
     db = tmp_path / "m.sqlite3"
     with Record.open(db) as record:
@@ -124,17 +125,14 @@ def test_a_record_that_cannot_be_written_is_found_before_listening(
 
 
 @pytest.fixture
-def ctrl_c_at_a_terminal():
-    """SIGINT raises KeyboardInterrupt, as in a program started at a terminal, whatever this
-    process inherited: a program started with SIGINT ignored (`nohup`, a script's `&`, some CI
-    runners) keeps it ignored, as POSIX shells expect, and so does `referee run`."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+def at_a_terminal():
+    """The stop signals as at a terminal, whatever this run inherited (tests.support.signals)."""
+    with as_at_a_terminal():
+        yield
 
 
 def test_ctrl_c_stops_run_quietly_keeping_what_was_recorded(
-    referee, tmp_path, korean_model_dir, sound_devices, ctrl_c_at_a_terminal
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal
 ):
     sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"])
     sound_devices.realtime = True  # Ctrl-C once the phrase has been said

@@ -14,12 +14,14 @@ from rules.command import Kind
 from tests.support.match import PLAYERS
 from tests.support.server import REFEREE, new_record
 from voice.cli import resume, simulate
+from voice.cli.stopping import on_stop_signal
 from voice.match_record.database import Record
 
 ROOT = Path(__file__).resolve().parents[2]
-CTRL_C_TESTS = (  # the tests that stop a command with SIGINT
-    "tests/cli/test_run.py::test_ctrl_c_stops_run_quietly_keeping_what_was_recorded",
-    "tests/cli/test_serve.py::test_serve_serves_the_board_page_and_the_api",  # via serving()
+SIGNAL_TESTS = (  # one of each way the tests stop a command with a signal
+    "tests/cli/test_run.py::test_ctrl_c_stops_run_quietly_keeping_what_was_recorded",  # in-process
+    "tests/cli/test_serve.py::test_sigterm_and_sighup_stop_serve_as_ctrl_c_does_closing_each_board"
+    "[SIGHUP]",  # a child process
 )
 
 
@@ -49,16 +51,16 @@ def test_ctrl_c_in_a_command_reading_phrases_stops_it_quietly(
         assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
 
 
-def test_the_ctrl_c_tests_pass_when_the_suite_starts_with_sigint_ignored(
+def test_the_signal_tests_pass_when_the_suite_starts_with_sigint_and_sighup_ignored(
     tmp_path, korean_model_dir
 ):
-    # As under a script's `&` or some CI runners; each level has a time limit, should one hang.
+    # As under `nohup` and a script's `&` or some CI runners; each level has a time limit.
     pytest_ = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "60",
-               "--basetemp", str(tmp_path / "inner"), *CTRL_C_TESTS]
-    done = subprocess.run(["bash", "-c", 'trap "" INT; exec "$@"', "bash", *pytest_], cwd=ROOT,
-                          capture_output=True, text=True, timeout=180)
+               "--basetemp", str(tmp_path / "inner"), *SIGNAL_TESTS]
+    done = subprocess.run(["bash", "-c", 'trap "" INT HUP; exec "$@"', "bash", *pytest_],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{len(CTRL_C_TESTS)} passed" in done.stdout
+    assert f"{len(SIGNAL_TESTS)} passed" in done.stdout
 
 
 @pytest.mark.parametrize("command", ["simulate", "resume"])
@@ -85,3 +87,21 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly(tmp_path, command)
     # The second point is recorded, its announcement unseen: `referee resume` says it.
     assert [(e.command.kind, e.announced) for e in events] == [(Kind.POINT, True),
                                                               (Kind.POINT, False)]
+
+
+@pytest.fixture
+def started_by_nohup():
+    """SIGHUP ignored, as `nohup` starts a command, for the test's duration."""
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGHUP, previous)
+
+
+def test_a_long_running_command_started_by_nohup_outlives_its_session(started_by_nohup):
+    stops = []
+    with on_stop_signal(lambda: stops.append("stop")):
+        signal.raise_signal(signal.SIGHUP)  # the SSH session closes: still ignored
+        assert stops == []
+        signal.raise_signal(signal.SIGTERM)  # the service manager stops it
+        assert stops == ["stop"]
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN

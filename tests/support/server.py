@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rules.state import Setup
 from tests.support.match import PLAYERS
+from tests.support.signals import at_a_terminal
 from voice.match_record.database import Record, RecordedEvent
 from voice.scoreboard.guard import Hosts
 
@@ -58,7 +59,8 @@ def started(
     port = free_port()
     command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(
-        [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=at_a_terminal,  # stopped by a signal whatever this test run inherited
     )
     scheme = "https" if "--certfile" in args else "http"
     try:

@@ -15,8 +15,12 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 @contextmanager
 def on_stop_signal(stop: Callable[[], None]) -> Iterator[None]:
     """Call `stop` on any of STOP_SIGNALS while the block runs (in the main thread, between
-    bytecodes), instead of dying; the previous handlers come back after it."""
-    previous = {number: signal.signal(number, lambda _, __: stop()) for number in STOP_SIGNALS}
+    bytecodes), instead of dying; the previous handlers come back after it.
+
+    A signal ignored when the command started stays ignored: `nohup referee run` must outlive
+    the session that started it, as POSIX programs keep an inherited SIG_IGN."""
+    caught = [n for n in STOP_SIGNALS if signal.getsignal(n) is not signal.SIG_IGN]
+    previous = {number: signal.signal(number, lambda _, __: stop()) for number in caught}
     try:
         yield
     finally:
