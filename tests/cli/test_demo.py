@@ -23,3 +23,13 @@ def test_demo_voices_every_pa_announcement_into_a_wav(tmp_path):
     assert seconds > pa_lines * 0.6
     assert np.sqrt(np.mean(samples.astype(float) ** 2)) > 300
     assert f"{pa_lines} announcements" in printed
+
+
+def test_without_a_sound_card_a_wav_folder_that_cannot_be_written_stops_demo_before_a_word(
+    referee, sound_devices, monkeypatch
+):
+    monkeypatch.setattr(sound_devices, "query_devices", lambda: [])  # no sound card
+    done = referee("demo", "--wav", "/proc")  # no one, root included, can make a file there
+    assert done.code == 2 and done.out == ""
+    assert done.err.startswith("referee demo: error: cannot write into the --wav folder /proc: ")
+    assert done.err.count("\n") == 1

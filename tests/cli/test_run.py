@@ -4,10 +4,13 @@ import signal
 import sqlite3
 import time
 
+import pytest
+
 from rules.command import Command, Kind
 from rules.state import Setup
 from tests.support.korean import spoken_pcm
 from tests.support.match import PLAYERS
+from tests.support.signals import as_at_a_terminal
 from voice.hearing.phrase_table import PhraseTable
 from voice.match_record import database
 from voice.match_record.database import Record
@@ -57,8 +60,11 @@ def test_run_without_a_match_needs_the_whole_set_up(referee, tmp_path):
     assert done.code == 2 and "a new match needs --distance, --players" in done.err
 
 
+# The hall's service manager stops it (SIGTERM), or the terminal or SSH session it runs in
+# closes (SIGHUP): either way it finishes what is queued and says it stopped.
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
-    referee, tmp_path, korean_model_dir, sound_devices
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal, stop
 ):
     db = tmp_path / "m.sqlite3"
     with Record.open(db) as record:
@@ -67,13 +73,14 @@ def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
     table = tmp_path / "table.toml"
     table.write_text('"엄마" = "πόντος"\n"라디오" = "άστοχο"\n', encoding="utf-8")
     sound_devices.pcm = spoken_pcm(tmp_path, ["엄마", "라디오"])
-    sound_devices.signal_at_end = signal.SIGTERM  # the hall's service manager stops it
+    sound_devices.signal_at_end = stop
     done = referee("run", "--match", number, "--model", korean_model_dir, "--mic", "mic",
                    "--pa", "PA", "--headset", "phones", "--db", db, "--phrase-table", table)
     assert done.code == 0, done.err
     assert done.err.endswith("stopped\n")
     with Record.open(db) as record:
         loaded = record.load(number)
+        assert record.liveness(number).state == "stopped"
     assert [e.command.kind for e in loaded.events] == [Kind.POINT, Kind.POINT, Kind.MISS]
     assert all(e.announced for e in loaded.events)
     # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn
@@ -117,8 +124,15 @@ def test_a_record_that_cannot_be_written_is_found_before_listening(
     assert "listening" not in done.err and sound_devices.opens == []
 
 
+@pytest.fixture
+def at_a_terminal():
+    """The stop signals as at a terminal, whatever this run inherited (tests.support.signals)."""
+    with as_at_a_terminal():
+        yield
+
+
 def test_ctrl_c_stops_run_quietly_keeping_what_was_recorded(
-    referee, tmp_path, korean_model_dir, sound_devices
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal
 ):
     sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"])
     sound_devices.realtime = True  # Ctrl-C once the phrase has been said

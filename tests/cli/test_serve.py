@@ -4,6 +4,7 @@ import argparse
 import http.client
 import json
 import re
+import signal
 import socket
 import ssl
 import statistics
@@ -214,6 +215,17 @@ def test_a_websocket_message_over_64_kib_closes_the_connection(db):
         with pytest.raises(ConnectionClosed) as closed:
             board.recv(timeout=5)
     assert closed.value.rcvd.code == 1009  # message too big
+
+
+# The hall's service manager stops it (SIGTERM), or the SSH session it runs in closes (SIGHUP).
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_serve_as_ctrl_c_does_closing_each_board(db, stop):
+    with started(db, stop=stop) as (url, process), connect(f"ws{url[4:]}/ws/matches/1") as board:
+        assert json.loads(board.recv(timeout=5))["seq"] == 0
+        process.send_signal(stop)  # started() checks that it exits with 0, saying "stopped"
+        with pytest.raises(ConnectionClosed) as closed:
+            board.recv(timeout=5)
+    assert closed.value.rcvd is not None  # told it is closing, not cut off
 
 
 def test_token_generate_prints_a_new_token_and_it_works(db):

@@ -1,6 +1,8 @@
 """`referee simulate`: the stable command-line contract."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +148,50 @@ def test_wav_writes_each_pa_announcement_as_the_pa_plays_it(referee, tmp_path):
         assert rate == 48000  # resampled for the PA, not espeak-ng's 22 050 Hz
         assert abs(loudness(samples, rate) + 23) <= 1  # levelled: -23 LUFS ± 1 LU
         assert true_peak(samples, rate) <= -1 + 0.1  # 16-bit rounding aside
+
+
+def unwritable(tmp_path, case):
+    """A --wav folder that cannot take WAVs, whoever runs the test."""
+    if case == "a file":
+        (tmp_path / "taken").write_text("not a folder")
+        return tmp_path / "taken"
+    if case == "below a file":
+        (tmp_path / "taken").write_text("not a folder")
+        return tmp_path / "taken" / "wav"
+    if case == "read-only folder":
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a folder whatever its mode: see the /proc case")
+        (tmp_path / "locked").mkdir(mode=0o500)
+        return tmp_path / "locked"
+    return Path("/proc")  # a folder no one, root included, can make a file in
+
+
+UNWRITABLE = ["a file", "below a file", "read-only folder", "/proc"]
+
+
+@pytest.mark.parametrize("case", UNWRITABLE)
+def test_a_wav_folder_that_cannot_be_written_stops_simulate_before_the_match_starts(
+    referee, tmp_path, case
+):
+    folder = unwritable(tmp_path, case)
+    done = simulate(referee, tmp_path, ["πόντος"], "--wav", folder)
+    assert done.code == 2 and done.out == ""
+    assert done.err.startswith("referee simulate: error: ") and done.err.count("\n") == 1
+    assert f"--wav folder {folder}" in done.err or f"--wav {folder} is a file" in done.err
+    assert not (tmp_path / "m.sqlite3").exists()  # no match was created
+
+
+def test_a_wav_folder_holding_another_run_s_wavs_is_refused_so_that_runs_do_not_mix(
+    referee, tmp_path
+):
+    folder = tmp_path / "wav"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("the hall's")
+    assert simulate(referee, tmp_path, ["πόντος"], "--wav", folder).code == 0  # no WAV: taken
+    done = simulate(referee, tmp_path, ["πόντος"], "--wav", folder)
+    assert done.code == 2 and done.out == ""
+    assert done.err == (f"referee simulate: error: --wav {folder} already holds the WAVs of "
+                        "another run: give a new or empty folder, or delete them\n")
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert len(record.matches()) == 1  # the second run created none
+    assert sorted(p.name for p in folder.iterdir()) == ["0001-score.wav", "notes.txt"]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rules.state import Setup
 from tests.support.match import PLAYERS
+from tests.support.signals import at_a_terminal
 from voice.match_record.database import Record, RecordedEvent
 from voice.scoreboard.guard import Hosts
 
@@ -50,19 +51,23 @@ def serving(db: Path, *args: str) -> Iterator[str]:
 
 
 @contextmanager
-def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`serving`, with the process too (its standard output is a pipe to read)."""
+def started(
+    db: Path, *args: str, stop: int = signal.SIGINT
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`serving`, with the process too (its standard output is a pipe to read), stopped by
+    `stop`."""
     port = free_port()
     command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(
-        [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=at_a_terminal,  # stopped by a signal whatever this test run inherited
     )
     scheme = "https" if "--certfile" in args else "http"
     try:
         _wait_for(port, process)
         yield f"{scheme}://127.0.0.1:{port}", process
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         _, err = process.communicate(timeout=STARTUP_SECONDS)
     assert process.returncode == 0, err
     assert f":{port}/board/MATCH, control panel http" in err, err

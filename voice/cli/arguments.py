@@ -6,6 +6,7 @@ import argparse
 import io
 import re
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias, TypeVar
@@ -244,7 +245,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """--input, --jsonl, --wav and --db: what `simulate` and `resume` share."""
     parser.add_argument("--input", help="UTF-8 file, one phrase a line (default: standard input)")
     parser.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
-    parser.add_argument("--wav", type=Path, help="also render each PA announcement to a WAV here")
+    parser.add_argument(
+        "--wav", type=Path, metavar="DIR",
+        help="also render each PA announcement to a WAV in this folder (made if missing); it must "
+        "hold no WAVs of another run, which would mix with this one's",
+    )
     add_db_argument(parser)
 
 
@@ -264,5 +269,30 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
 
 
 def printer(args: argparse.Namespace) -> Printer:
-    """The text announcer that --jsonl and --wav ask for, writing to standard output."""
+    """The text announcer that --jsonl and --wav ask for, writing to standard output; UsageError
+    before anything is recorded if --wav cannot take this run's WAVs."""
+    if args.wav is not None:
+        writable_folder(args.wav, "--wav")
+        if any(args.wav.glob("*.wav")):  # numbered from 0001 again, they would mix
+            raise UsageError(f"--wav {args.wav} already holds the WAVs of another run: give a new "
+                             "or empty folder, or delete them")
     return Printer(sys.stdout, args.jsonl, args.wav)
+
+
+def writable_folder(path: Path, option: str) -> None:
+    """Make the folder `path` if missing; UsageError unless files can be written into it."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option} {path} is a file, not a folder: give a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
+        raise UsageError(f"cannot make the {option} folder {path}: {_reason(error)}") from None
+    try:  # a file made and dropped: the OS's answer, with root's rights and read-only mounts
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as error:
+        reason = _reason(error)
+        raise UsageError(f"cannot write into the {option} folder {path}: {reason}") from None
+
+
+def _reason(error: Exception) -> str:
+    return getattr(error, "strerror", None) or str(error)

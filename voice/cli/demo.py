@@ -10,7 +10,7 @@ from typing import TextIO
 
 from rules.state import Setup, new_match
 from voice import devices
-from voice.cli.arguments import Subcommands
+from voice.cli.arguments import Subcommands, writable_folder
 from voice.live.transcript import transcript_phrases
 from voice.session import Session
 from voice.speaking.printer import WAV_RATE, display_line
@@ -24,7 +24,8 @@ def register(sub: Subcommands) -> None:
     demo = sub.add_parser("demo", help="play a short demo match through the Greek voice")
     demo.add_argument(
         "--wav", type=Path, default=Path("demo-wav"),
-        help="where the WAV files go when there is no sound card (default: demo-wav)",
+        help="where demo.wav goes when there is no sound card (default: demo-wav; made if "
+        "missing; an earlier demo.wav is replaced)",
     )
     demo.set_defaults(run=run)
 
@@ -32,7 +33,10 @@ def register(sub: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     """`referee demo`."""
     script = files("voice.cli").joinpath("demo.txt").read_text(encoding="utf-8").splitlines()
-    demo(script, args.wav, sys.stdout, _speaker())
+    speaker = _speaker()
+    if speaker is None:
+        writable_folder(args.wav, "--wav")  # before a word is said
+    demo(script, args.wav, sys.stdout, speaker)
     return 0
 
 

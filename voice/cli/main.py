@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
 from rules.errors import RefereeError
@@ -58,6 +60,9 @@ FIXES: dict[type[RefereeError], str] = {
     NoDevice: "connect one, or use `referee listen --wav FILE` / `referee simulate` without audio",
 }
 
+# The exit code of a program its output's reader left, as a shell reports `cat` killed by SIGPIPE.
+PIPE_CLOSED = 128 + signal.SIGPIPE
+
 COMMANDS = (
     simulate, resume, matches, export, correct, run, listen, devices, model, serve, demo, config,
     calibrate,
@@ -77,7 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not as an error while Python exits
+        return code
+    except BrokenPipeError:  # whoever read our output left (`| head`): stop as `cat` would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush
+        return PIPE_CLOSED
     except RefereeError as error:
         sys.stderr.write(f"referee {args.command}: error: {one_line(explain(error))}\n")
         return 2

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 
 from rules.vocabulary import Vocabulary
 from voice import devices
@@ -28,6 +26,7 @@ from voice.cli.arguments import (
     setup_from,
 )
 from voice.cli.listening import start_listener
+from voice.cli.stopping import on_stop_signal
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
@@ -79,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output")),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output")),
     }
-    with _stop_on_sigterm() as stop, Record.open(args.db, create=setup is not None) as record:
+    stop = threading.Event()  # the loop ends between chunks and finishes its speech
+    with on_stop_signal(stop.set), Record.open(args.db, create=setup is not None) as record:
         record.check_writable()  # before listening: a phrase must be recordable
         rules = record.setup(args.match)[1] if setup is None else setup
         vocabulary = Vocabulary(rules.players, rules.rules, rules.spoken)
@@ -114,13 +114,3 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("stopped\n")
     return 0
 
-
-@contextmanager
-def _stop_on_sigterm() -> Iterator[threading.Event]:
-    """An event SIGTERM sets, so that the loop ends between chunks and finishes its speech."""
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -10,9 +10,11 @@ import secrets
 import socket
 import ssl
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 from voice.cli.arguments import Subcommands, UsageError, add_db_argument, within
+from voice.cli.stopping import on_stop_signal
 from voice.match_record.database import Record
 
 DEFAULT_HOST = "127.0.0.1"
@@ -130,7 +132,7 @@ def listen(host: str, number: int) -> socket.socket:
 
 
 def run(args: argparse.Namespace) -> int:
-    """`referee serve`: until interrupted (Ctrl-C or SIGTERM)."""
+    """`referee serve`: until interrupted (Ctrl-C, SIGTERM or SIGHUP)."""
     token = token_of(args)
     check_access(args.host, token)
     check_tls(args.certfile, args.keyfile)
@@ -163,8 +165,13 @@ def run(args: argparse.Namespace) -> int:
             ws_per_message_deflate=False,
             proxy_headers=False,  # no proxy in front: X-Forwarded-For must not change the client
         )
-        try:
-            uvicorn.Server(config).run(sockets=[bound])
-        except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raised the Ctrl-C
-            sys.stderr.write("stopped\n")
+        server = uvicorn.Server(config)
+        # uvicorn shuts down cleanly on SIGINT and SIGTERM, then raises the signal again for the
+        # handler it found: ours, for SIGTERM. SIGHUP it leaves to us: we ask it to shut down.
+        with (
+            on_stop_signal(lambda: setattr(server, "should_exit", True)),
+            suppress(KeyboardInterrupt),  # uvicorn has shut down cleanly, then re-raised Ctrl-C
+        ):
+            server.run(sockets=[bound])
+        sys.stderr.write("stopped\n")
     return 0
