@@ -17,9 +17,11 @@ SQLite commit, the rules and the phrase bank are in it, the speech synthesis not
 include the time this process takes to read 500 sockets.
 Before the server starts, each of the longer matches is read in this process as the server
 reads it (`View.load`, the view `referee serve` keeps of a shown match): the memory the view
-keeps once read, traced by tracemalloc, and the time a whole read takes, untraced (the
-server's first read of it is timed over HTTP later). Targets are checked at the end, as ratios
-within this one run; exit code 1 if one is missed.
+keeps once read, traced by tracemalloc, and the time a whole read takes, untraced, with its
+processor time; the server's first read of each match is timed over HTTP, with the processor
+time the server spent on it (on a machine shared with other work, the wall times are not the
+code's alone). Targets are checked at the end, as ratios within this one run; exit code 1 if
+one is missed.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def build(path: Path) -> dict[int, int]:
 
 @contextmanager
 def serving(db: Path):
-    """`referee serve` on a free loopback port until the block ends; its port."""
+    """`referee serve` on a free loopback port until the block ends; its port and process id."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -115,7 +117,7 @@ def serving(db: Path):
             if time.monotonic() > deadline or server.poll() is not None:
                 raise SystemExit("referee serve did not start")
             time.sleep(0.05)
-        yield port
+        yield port, server.pid
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=DEADLINE_SECONDS)
@@ -296,6 +298,12 @@ def weigh(db: Path, ids: dict[int, int]) -> list[Weight]:
     return weights
 
 
+def processor_seconds(pid: int) -> float:
+    """The processor time process `pid` has used so far (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 def p(values: list[float], quantile: float) -> float:
     """The `quantile` of `values` (nearest rank)."""
     ordered = sorted(values)
@@ -314,7 +322,7 @@ def main() -> int:
                         help="only weigh the shown matches; start no server")
     args = parser.parse_args()
     viewer_counts = sorted(min(500, max(1, n)) for n in args.viewers)
-    first_read: dict[int, float] = {}
+    first_read: dict[int, tuple[float, float]] = {}  # the server's: wall, processor time
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "scale.sqlite3"
         ids = build(db)
@@ -326,12 +334,14 @@ def main() -> int:
                 print(line)
             return 1 if any(line.startswith("✘") for line in missed) else 0
         numbers = {size: size for size in ids}  # the next command of each match
-        with serving(db) as port:
+        with serving(db) as (port, pid):
             # The server's first requests and connections (imports, caches), on a match apart.
             numbers[0] = asyncio.run(measure(port, ids.pop(0), Run(0, 50), 5, 0))
             panel = Panel(port)
             for size, match_id in ids.items():
-                first_read[size] = panel.get(f"/api/matches/{match_id}")
+                used = processor_seconds(pid)
+                wall = panel.get(f"/api/matches/{match_id}")
+                first_read[size] = wall, processor_seconds(pid) - used
             runs = [Run(size, 0) for size in ids]
             for _ in range(args.alone):
                 for run in runs:
@@ -354,14 +364,15 @@ def main() -> int:
     return 1 if any(line.startswith("✘") for line in missed) else 0
 
 
-def table(runs: list[Run], first_read: dict[int, float]) -> str:
+def table(runs: list[Run], first_read: dict[int, tuple[float, float]]) -> str:
     lines = [
         "| events | viewers | first read | all boards after connecting | command p50 / p95 "
         "| fan-out p50 / p95 / max |",
         "| ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in runs:
-        read = f"{first_read[run.size] * 1000:.0f} ms" if run.viewers == 0 else ""
+        wall, cpu = first_read[run.size]
+        read = f"{wall * 1000:.0f} ms (processor {cpu * 1000:.0f} ms)" if not run.viewers else ""
         connect = "" if run.connect_s is None else f"{run.connect_s:.2f} s"
         if run.failed:
             connect += f" ({run.failed} failed)"
@@ -394,21 +405,23 @@ def weighed(weights: list[Weight]) -> str:
     return "\n".join(lines)
 
 
-def kept_targets(weights: list[Weight], served_s: float | None) -> list[str]:
-    """The memory and first-read targets, judged on the longest match weighed: its read's
-    processor time here (what other load on the machine does not change) and, when the server
-    ran, the server's first read of it as a client waits for it."""
+def kept_targets(weights: list[Weight], served: tuple[float, float] | None) -> list[str]:
+    """The memory and first-read targets, judged on the longest match weighed. A read is judged
+    on its processor time, here and (when the server ran) in the server, which other load on a
+    shared machine does not change; the server's wall time is shown beside it."""
     largest = weights[-1]
     checks = [
         (largest.kept_mib <= KEPT_MIB,
          f"one shown {largest.size:,}-event match keeps {largest.kept_mib:.2f} MiB "
          f"≤ {KEPT_MIB:.0f} MiB"),
         (largest.cpu_s <= FIRST_READ_S,
-         f"reading it takes {largest.cpu_s:.2f} s of processor time ≤ {FIRST_READ_S:.0f} s"),
+         f"reading it here takes {largest.cpu_s:.2f} s of processor time ≤ {FIRST_READ_S:.0f} s"),
     ]
-    if served_s is not None:
-        checks.append((served_s <= FIRST_READ_S,
-                       f"the server's first read of it {served_s:.2f} s ≤ {FIRST_READ_S:.0f} s"))
+    if served is not None:
+        wall, cpu = served
+        checks.append((cpu <= FIRST_READ_S,
+                       f"the server's first read of it takes {cpu:.2f} s of processor time "
+                       f"≤ {FIRST_READ_S:.0f} s ({wall:.2f} s as its client waited)"))
     return [("✔ " if ok else "✘ ") + text for ok, text in checks]
 
 
