@@ -4,6 +4,7 @@ import argparse
 import http.client
 import json
 import re
+import selectors
 import socket
 import ssl
 import statistics
@@ -12,7 +13,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import closing
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from tests.support.server import ARTIFACTS, new_record, serving, started
 from voice.cli.serve import TOKEN_VARIABLE, check_access, listen, loopback, token_of
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
+from voice.scoreboard.connections import HEADER_SECONDS
 
 LATENCY = 0.2  # seconds from an event recorded by another process to its state on the socket
 SAMPLES = 20
@@ -325,3 +327,24 @@ def test_replies_are_not_held_back_by_nagle_s_algorithm():
         assert bound.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     finally:
         bound.close()
+
+
+def test_connections_whose_headers_never_end_are_closed_in_time(db):
+    with serving(db) as url, ExitStack() as stack:
+        port = int(url.rsplit(":", 1)[1])
+        stalled = [
+            stack.enter_context(socket.create_connection(("127.0.0.1", port), 5))
+            for _ in range(200)
+        ]
+        for connection in stalled:
+            connection.sendall(b"GET /api/matches/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        start = time.monotonic()
+        assert fetch(f"{url}/api/matches/1")[0] == 200  # served meanwhile
+        with selectors.DefaultSelector() as waiting:
+            for connection in stalled:
+                waiting.register(connection, selectors.EVENT_READ)
+            while waiting.get_map() and time.monotonic() - start < HEADER_SECONDS + 3:
+                for key, _ in waiting.select(timeout=0.5):
+                    assert key.fileobj.recv(4096) == b""  # closed, with nothing said
+                    waiting.unregister(key.fileobj)
+            assert not waiting.get_map(), f"{len(waiting.get_map())} of 200 still open"
