@@ -16,11 +16,12 @@ import urllib.request
 from contextlib import ExitStack, closing
 from pathlib import Path
 
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.support.server import ARTIFACTS, new_record, serving, started
+from tests.support.server import ARTIFACTS, new_record, serving, started, stored
 from voice.cli.serve import TOKEN_VARIABLE, check_access, listen, loopback, token_of
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -29,6 +30,7 @@ from voice.scoreboard.connections import HEADER_SECONDS
 LATENCY = 0.2  # seconds from an event recorded by another process to its state on the socket
 SAMPLES = 20
 TOKEN = "hall-42-of-the-club"
+OVERSIZED = 8 * 1024 * 1024  # bytes of a body far over the limit, within what is drained
 
 
 @pytest.fixture
@@ -327,6 +329,23 @@ def test_replies_are_not_held_back_by_nagle_s_algorithm():
         assert bound.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     finally:
         bound.close()
+
+
+def test_a_body_over_the_limit_is_a_413_that_urllib_and_httpx_read(db):
+    # Several MiB: more than the socket buffers hold, so a client still sends when the 413 is
+    # ready; urllib reads only once all is sent, and saw a reset when the server closed at once.
+    body = b'{"text": "' + b"a" * OVERSIZED + b'"}'
+    with serving(db) as url, httpx2.Client() as client:
+        phrases = f"{url}/api/matches/1/phrases"
+        for _ in range(2):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(phrases, body), timeout=20)
+            assert refused.value.code == 413
+            assert client.post(phrases, content=body).status_code == 413
+            streamed = (body[at:at + 65536] for at in range(0, len(body), 65536))  # chunked
+            assert client.post(phrases, content=streamed).status_code == 413
+        assert fetch(f"{url}/api/matches/1/commands", b'{"kind": "point"}')[0] == 200
+    assert [len(events) for events in stored(db)] == [1]
 
 
 def test_connections_whose_headers_never_end_are_closed_in_time(db):
