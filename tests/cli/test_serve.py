@@ -4,6 +4,7 @@ import argparse
 import http.client
 import json
 import re
+import selectors
 import signal
 import socket
 import ssl
@@ -13,21 +14,24 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import closing
+from contextlib import ExitStack, closing
 from pathlib import Path
 
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.support.server import ARTIFACTS, new_record, serving, started
+from tests.support.server import ARTIFACTS, new_record, serving, started, stored
 from voice.cli.serve import TOKEN_VARIABLE, check_access, listen, loopback, token_of
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
+from voice.scoreboard.connections import HEADER_SECONDS
 
 LATENCY = 0.2  # seconds from an event recorded by another process to its state on the socket
 SAMPLES = 20
 TOKEN = "hall-42-of-the-club"
+OVERSIZED = 8 * 1024 * 1024  # bytes of a body far over the limit, within what is drained
 
 
 @pytest.fixture
@@ -337,3 +341,41 @@ def test_replies_are_not_held_back_by_nagle_s_algorithm():
         assert bound.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     finally:
         bound.close()
+
+
+def test_a_body_over_the_limit_is_a_413_that_urllib_and_httpx_read(db):
+    # Several MiB: more than the socket buffers hold, so a client still sends when the 413 is
+    # ready; urllib reads only once all is sent, and saw a reset when the server closed at once.
+    body = b'{"text": "' + b"a" * OVERSIZED + b'"}'
+    with serving(db) as url, httpx2.Client() as client:
+        phrases = f"{url}/api/matches/1/phrases"
+        for _ in range(2):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(phrases, body), timeout=20)
+            assert refused.value.code == 413
+            assert client.post(phrases, content=body).status_code == 413
+            streamed = (body[at:at + 65536] for at in range(0, len(body), 65536))  # chunked
+            assert client.post(phrases, content=streamed).status_code == 413
+        assert fetch(f"{url}/api/matches/1/commands", b'{"kind": "point"}')[0] == 200
+    assert [len(events) for events in stored(db)] == [1]
+
+
+def test_connections_whose_headers_never_end_are_closed_in_time(db):
+    with serving(db) as url, ExitStack() as stack:
+        port = int(url.rsplit(":", 1)[1])
+        stalled = [
+            stack.enter_context(socket.create_connection(("127.0.0.1", port), 5))
+            for _ in range(200)
+        ]
+        for connection in stalled:
+            connection.sendall(b"GET /api/matches/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        start = time.monotonic()
+        assert fetch(f"{url}/api/matches/1")[0] == 200  # served meanwhile
+        with selectors.DefaultSelector() as waiting:
+            for connection in stalled:
+                waiting.register(connection, selectors.EVENT_READ)
+            while waiting.get_map() and time.monotonic() - start < HEADER_SECONDS + 3:
+                for key, _ in waiting.select(timeout=0.5):
+                    assert key.fileobj.recv(4096) == b""  # closed, with nothing said
+                    waiting.unregister(key.fileobj)
+            assert not waiting.get_map(), f"{len(waiting.get_map())} of 200 still open"

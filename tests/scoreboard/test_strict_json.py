@@ -6,14 +6,16 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.support.server import new_record
+from tests.support.server import new_record, stored
 from voice.match_record.database import Record
 from voice.scoreboard.app import create_app
 from voice.scoreboard.guard import Hosts
 from voice.scoreboard.strict_json import strict_loads
 
+NON_FINITE = ["1e999", "-1e999", "1E400", "-0.5e99999", "NaN", "Infinity", "-Infinity"]
 BODIES = [
-    b'{"kind": NaN}', b'{"kind": "point", "frames": [Infinity]}', b'[-Infinity]',
+    b'{"kind": NaN}', b'{"kind": "point", "frames": [Infinity]}', b'[-Infinity]', b"1e999",
+    b'{"kind": "point", "frames": [1e999]}', b'[-1e999]', b"[" + b"7" * 5000 + b"]",
     b'{"text": "\\ud800"}', b'{"text": "ok \\udfff"}', b'{"kind": "point", "player": "\\udc00"}',
     b'{"\\ud800": "point"}', b'{"kind": "point"} trailing', b"\xff\xfe", b"",
 ]
@@ -23,6 +25,14 @@ BODIES = [
 def test_what_rfc_8259_does_not_allow_is_malformed(body):
     with pytest.raises(json.JSONDecodeError):
         strict_loads(body)
+
+
+# Each POST route's body, with the non-finite number where a number (or any value) goes.
+POSTED = {
+    "/api/matches/{match}/commands": '{{"kind": "point", "frames": [{}]}}',
+    "/api/matches/{match}/phrases": '{{"text": {}}}',
+    "/api/matches/{match}/corrections": '{{"inning": {}, "player": "Κωνσταντίνου", "points": 1}}',
+}
 
 
 def test_valid_json_reads_as_json():
@@ -46,3 +56,27 @@ def test_a_non_finite_number_or_lone_surrogate_is_a_4xx_with_no_traceback(tmp_pa
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     with Record.open(db) as record:
         assert record.load(1).events == ()
+
+
+@pytest.mark.parametrize("number", NON_FINITE)
+def test_a_non_finite_number_on_every_post_route_is_a_422_that_names_it(tmp_path, caplog,
+                                                                        number):
+    db = new_record(tmp_path / "m.sqlite3")
+    app = create_app(db, hosts=Hosts.bound_to("testserver"))
+    routes = {route.path for route in app.routes if "POST" in getattr(route, "methods", ())}
+    assert routes == set(POSTED)  # a new POST route needs its body here
+    caplog.set_level(logging.DEBUG)
+    with TestClient(app) as client:
+        client.post("/api/matches/1/commands", json={"kind": "starts", "player": "Κωνσταντίνου"})
+        before = stored(db)
+        board = client.get("/api/matches/1").json()
+        for route, body in POSTED.items():
+            for where in [body.format(number), body.format(f"[{number}]"), number]:
+                reply = client.post(route.format(match=1), content=where.encode(),
+                                    headers={"Content-Type": "application/json"})
+                assert reply.status_code == 422, (route, where, reply.text)
+                (error,) = reply.json()["detail"]
+                assert error["ctx"]["error"] == f"{number} is not a finite number"
+        assert client.get("/api/matches/1").json() | {"now": ""} == board | {"now": ""}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert stored(db) == before

@@ -6,15 +6,20 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+import uvicorn
+
 from rules.state import Setup
 from tests.support.match import PLAYERS
 from tests.support.signals import at_a_terminal
 from voice.match_record.database import Record, RecordedEvent
+from voice.scoreboard.app import create_app
+from voice.scoreboard.connections import ConnectionLimits, protocols
 from voice.scoreboard.guard import Hosts
 
 STARTUP_SECONDS = 15.0
@@ -73,6 +78,27 @@ def started(
     assert f":{port}/board/MATCH, control panel http" in err, err
     assert "Traceback" not in err, err
     assert err.endswith("stopped\n"), err
+
+
+@contextmanager
+def served_here(db: Path, limits: ConnectionLimits) -> Iterator[int]:
+    """The app over `db` served by uvicorn on a thread of this process, as `referee serve` serves
+    it but within `limits`, on a free loopback port (yielded) until the block ends."""
+    http, ws = protocols(limits)
+    config = uvicorn.Config(create_app(db), port=free_port(), http=http, ws=ws, log_config=None)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn")
+    thread.start()
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        yield config.port
+    finally:
+        server.should_exit = True
+        thread.join(STARTUP_SECONDS)
+    assert not thread.is_alive()
 
 
 def _wait_for(port: int, process: subprocess.Popen) -> None:

@@ -139,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from voice.scoreboard.app import create_app
+    from voice.scoreboard.connections import protocols
     from voice.scoreboard.guard import Hosts
 
     Record.open(args.db).close()  # a record that cannot be used stops us before we listen
@@ -157,9 +158,10 @@ def run(args: argparse.Namespace) -> int:
             f"{where}/referee/MATCH (matches of {args.db}: `referee matches --db {args.db}`)\n"
         )
         sys.stderr.flush()
+        http, ws = protocols()  # the header time limit and the connections per address
         config = uvicorn.Config(
             app, log_level="warning", ssl_certfile=args.certfile, ssl_keyfile=args.keyfile,
-            ws_max_size=WS_MAX_BYTES,
+            http=http, ws=ws, ws_max_size=WS_MAX_BYTES,
             # Boards get a small JSON text per event: compressing it for each viewer apart
             # would cost more than it saves, and the same bytes go to all.
             ws_per_message_deflate=False,

@@ -17,8 +17,10 @@ from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from voice.match_record.database import MAX_MATCH_ID, NoSuchMatch, RecordError
+from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer
 from voice.scoreboard.break_clock import keep_time
 from voice.scoreboard.guard import HostGuard, Hosts, SecurityHeaders, same_origin
 from voice.scoreboard.push import Watcher
@@ -45,7 +47,6 @@ Credentials = Annotated[
 ]
 PAGES = ("board", "referee", "overview")
 WEB = files("voice.scoreboard").joinpath("web")
-MAX_BODY = 64 * 1024  # bytes: a command is a few dozen; larger bodies are refused unread (413)
 
 
 def create_app(
@@ -80,11 +81,14 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # FastAPI's documentation pages load their scripts from the internet
         redoc_url=None,
-        max_body_size=MAX_BODY,  # Content-Length checked before reading, streamed bodies counted
     )
     app.router.route_class = StrictJsonRoute
+    # Content-Length checked before reading, streamed bodies counted. A middleware, not FastAPI's
+    # max_body_size (which runs outside them all), so that the rest is drained after its 413.
+    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(HostGuard, hosts=hosts or Hosts())  # added last: it runs first
+    app.add_middleware(HostGuard, hosts=hosts or Hosts())
+    app.add_middleware(DrainAfterAnswer)  # added last: it runs first
     app.mount("/static", StaticFiles(packages=[("voice.scoreboard", "web")]), name="static")
     app.add_exception_handler(NoSuchMatch, _missing)
     app.add_exception_handler(RecordError, _error(503))

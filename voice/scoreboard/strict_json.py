@@ -1,10 +1,12 @@
-"""Request bodies read as strict JSON: Python's `json` takes NaN, Infinity and lone surrogates,
-which nothing downstream can answer with or store; here they are a malformed body (FastAPI's 422).
+"""Request bodies read as strict JSON: Python's `json` takes NaN, Infinity, numbers that overflow
+to infinity (1e999) and lone surrogates, which nothing downstream can answer with or store; here
+they are a malformed body (FastAPI's 422), on every route.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -17,9 +19,25 @@ def strict_loads(body: bytes) -> Any:
     text = body.decode("utf-8", "replace")
 
     def refuse(constant: str) -> Any:
-        raise json.JSONDecodeError(f"{constant} is not a JSON number", text, text.find(constant))
+        raise json.JSONDecodeError(
+            f"{constant} is not a finite number", text, text.find(constant)
+        )
 
-    value = json.loads(body, parse_constant=refuse)
+    def finite(number: str) -> float:
+        value = float(number)
+        if not math.isfinite(value):
+            refuse(number)
+        return value
+
+    def integer(number: str) -> int:
+        try:
+            return int(number)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            raise json.JSONDecodeError(
+                f"a number of {len(number)} digits is too long", text, text.find(number)
+            ) from None
+
+    value = json.loads(body, parse_constant=refuse, parse_float=finite, parse_int=integer)
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

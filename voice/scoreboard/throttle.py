@@ -44,7 +44,7 @@ class Throttle:
 
     def read(self, address: str) -> float | None:
         """Count a public read; the wait before the next, None when this one may go ahead."""
-        if _loopback(address) or self._windows.hit(self._reads, address):
+        if this_machine(address) or self._windows.hit(self._reads, address):
             return None
         return self._seconds(self._reads, address)
 
@@ -53,7 +53,8 @@ class Throttle:
         return max(1.0, math.ceil(reset - time.time()))
 
 
-def _loopback(address: str) -> bool:
+def this_machine(address: str) -> bool:
+    """Whether a client address is a loopback one: a client on this machine."""
     try:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:
