@@ -88,14 +88,14 @@ def run(args: argparse.Namespace) -> int:
         )
         microphone = Microphone(mic)
         microphone.open()  # a microphone that cannot be opened: no match is created
+        match_id = args.match if setup is None else record.create_match(rules)
+        ledger = LiveLedger(record, match_id, log_to_stderr)
         from voice.speaking.synthesis import Synthesiser
         from voice.speaking.voicing import Voicing
 
         speech = Synthesiser(voice=settings.voice, rate=settings.rate)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
         announcer = Announcer(voicing, outputs)
-        match_id = args.match if setup is None else record.create_match(rules)
-        ledger = LiveLedger(record, match_id, log_to_stderr)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
