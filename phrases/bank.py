@@ -1,4 +1,4 @@
-"""The phrase bank of `bank.toml`: terms, ball and spot names, and announcement templates."""
+"""The phrase bank of `bank.toml`: terms, ball and spot names, announcement and prompt templates."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ class Bank:
     terms: dict[str, Term]
     balls: dict[str, str]
     spots: dict[str, str]
-    templates: dict[str, Template]
+    templates: dict[str, Template]  # the rules' announcements: one per form of each `Code`
+    prompts: dict[str, Template]  # [prompts]: the edge's own headset prompts, as the bank lists
     numbers: Numbers
     frames: tuple[str, str]  # how one frame and two adjacent frames are named
     points_genitive: tuple[str, str]  # «ενός πόντου», «τριών πόντων»: one point, more
@@ -99,6 +100,14 @@ class Bank:
     def template(self, code: Code, variant: Variant | None) -> Template:
         """The template for `code`, or for `code.variant` when there is a variant."""
         return self.templates[f"{code}.{variant}" if variant else code]
+
+    def prompt(self, code: StrEnum, variant: StrEnum | None) -> Template:
+        """The [prompts] template for an edge's `code` (any StrEnum), or for `code.variant`."""
+        key = f"{code}.{variant}" if variant else str(code)
+        try:
+            return self.prompts[key]
+        except KeyError:
+            raise BankError(f"the phrase bank's [prompts] has no entry {key!r}") from None
 
 
 def _check_key(key: str) -> None:
@@ -112,8 +121,15 @@ def _check_key(key: str) -> None:
     raise BankError(f"bank entry {key!r}: the rules never make this form; they make {made}")
 
 
+def _check_prompt_key(key: str) -> None:
+    """BankError when a [prompts] `key` names an announcement of the rules."""
+    code = key.partition(".")[0]
+    if code in set(Code):
+        raise BankError(f"bank entry {key!r} in [prompts]: {code!r} is an announcement of the "
+                        "rules; it belongs in [announcements]")
+
+
 def _template(key: str, data: dict[str, Any], terms: dict[str, Term]) -> Template:
-    _check_key(key)
     try:
         channel = Channel(data.get("channel", ""))
     except ValueError:
@@ -143,7 +159,12 @@ def parse_bank(source: str) -> Bank:
     """A bank from TOML text; BankError naming the faulty or missing entry."""
     data = tomllib.loads(source)
     terms = {code: Term(**fields) for code, fields in data["terms"].items()}
+    for key in data["announcements"]:
+        _check_key(key)
+    for key in data.get("prompts", {}):
+        _check_prompt_key(key)
     templates = {key: _template(key, entry, terms) for key, entry in data["announcements"].items()}
+    prompts = {key: _template(key, entry, terms) for key, entry in data.get("prompts", {}).items()}
     missing = sorted(ENTRIES - set(templates))
     if missing:
         raise BankError(f"the phrase bank has no entry for {', '.join(missing)}")
@@ -157,7 +178,8 @@ def parse_bank(source: str) -> Bank:
     frames = (data["frames"]["one"], data["frames"]["two"])
     genitive = (data["points_genitive"]["one"], data["points_genitive"]["more"])
     return Bank(
-        terms, dict(data["balls"]), dict(data["spots"]), templates, words, frames, genitive
+        terms, dict(data["balls"]), dict(data["spots"]), templates, prompts, words, frames,
+        genitive,
     )
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
-from phrases.bank import Bank, Channel, bank
-from rules.announcement import Announcement, Code
+from phrases.bank import Bank, Channel, Template, bank
+from rules.announcement import Announcement
 
 
 @dataclass(frozen=True)
 class Utterance:
     """One announcement ready to voice: where, what to say, what to show."""
 
-    code: Code
+    code: StrEnum  # a rules `Code`, or the code of an edge's prompt
     channel: Channel
     text: str
     display: str
@@ -27,40 +28,62 @@ class Utterance:
         return self.pieces or (self.text,)
 
 
+@dataclass(frozen=True)
+class Prompt:
+    """A headset prompt of the edge's own (not the rules'): `code` is any StrEnum whose value,
+    with the `variant`'s after a dot, is a key of the bank's [prompts]."""
+
+    code: StrEnum
+    player: str | None = None
+    variant: StrEnum | None = None
+
+
 # Marks a {pause} in a text while it is filled in; the text is cut there into pieces.
 _PAUSE = "\x1f"
 
 
 def render(
-    announcement: Announcement, phrases: Bank | None = None,
+    said: Announcement | Prompt, phrases: Bank | None = None,
     names: Mapping[str, str] | None = None,
 ) -> Utterance:
-    """The utterance for `announcement`, from the shipped bank unless another is given; `names`
-    maps a written surname to the form the text says (the display shows it as written)."""
+    """The utterance for an announcement or a prompt, from the shipped bank unless another is
+    given; `names` maps a written surname to the form the text says (the display shows it as
+    written)."""
     phrases = phrases or bank()
-    said = names or {}
-    template = phrases.template(announcement.code, announcement.variant)
-    spots = ", ".join(
-        f"{phrases.balls[ball]} {phrases.spots[spot]}" for ball, spot in announcement.spots
+    if isinstance(said, Prompt):
+        template = phrases.prompt(said.code, said.variant)
+        return _utter(said.code, template, phrases, names, said.player)
+    return _utter(
+        said.code, phrases.template(said.code, said.variant), phrases, names, said.player,
+        said.points, said.scores, said.spots, said.frames,
     )
+
+
+def _utter(
+    code: StrEnum, template: Template, phrases: Bank, names: Mapping[str, str] | None,
+    player: str | None, points: int | None = None,
+    scores: tuple[tuple[str, int], ...] = (), spots: tuple[tuple[str, str], ...] = (),
+    frames: tuple[int, ...] = (),
+) -> Utterance:
+    """`template` filled in: the text in pieces at its pauses, the display as written."""
+    said = names or {}
+    named_spots = ", ".join(f"{phrases.balls[ball]} {phrases.spots[spot]}" for ball, spot in spots)
 
     def fill(
         form: str, number: Callable[[int], str], genitive: Callable[[int], str],
         name: Callable[[str], str], pause: str,
     ) -> str:
-        scores = ", ".join(
-            f"{name(player)}{pause}{number(points)}" for player, points in announcement.scores
-        )
-        points = "" if announcement.points is None else number(announcement.points)
-        points_genitive = "" if announcement.points is None else phrases.points_genitive[
-            announcement.points != 1
-        ].format(genitive(announcement.points))
-        named = announcement.frames
-        frames = phrases.frames[len(named) - 1].format(*map(number, named)) if named else ""
+        named_scores = ", ".join(f"{name(who)}{pause}{number(total)}" for who, total in scores)
+        said_points = "" if points is None else number(points)
+        points_genitive = "" if points is None else phrases.points_genitive[
+            points != 1
+        ].format(genitive(points))
+        named_frames = ""
+        if frames:
+            named_frames = phrases.frames[len(frames) - 1].format(*map(number, frames))
         return form.format(
-            player=name(announcement.player or ""), points=points,
-            points_genitive=points_genitive, scores=scores, spots=spots, frames=frames,
-            pause=pause,
+            player=name(player or ""), points=said_points, points_genitive=points_genitive,
+            scores=named_scores, spots=named_spots, frames=named_frames, pause=pause,
         )
 
     text = fill(
@@ -69,12 +92,12 @@ def render(
     )
     pieces = tuple(piece.strip() for piece in text.split(_PAUSE))
     return Utterance(
-        code=announcement.code,
+        code=code,
         channel=template.channel,
         text=" ".join(pieces),
         display=fill(template.display, str, str, str, " "),
-        player=announcement.player,
-        points=announcement.points,
+        player=player,
+        points=points,
         pieces=pieces if len(pieces) > 1 else (),
         chime=template.chime,
     )

@@ -39,14 +39,6 @@ class Code(StrEnum):
     WARM_UP_START = "warm_up_start"
     WARM_UP_WARNING = "warm_up_warning"  # one minute of the warm-up left
     WARM_UP_END = "warm_up_end"
-    # Made by the live loop, not the rules: the referee's headset on the loop's own health.
-    TAKEN = "taken"  # a command accepted that the PA does not voice back, its kind as variant
-    NOT_RECORDED = "not_recorded"  # refused once another program's events were recorded first
-    RECORD_LATE = "record_late"  # events taken and voiced wait to be recorded (record locked)
-    RECORD_BACK = "record_back"  # … and are all recorded now
-    RECORD_WRITTEN_BACK = "record_written_back"  # the record's file vanished and was written back
-    MIC_LOST = "mic_lost"  # the microphone stopped delivering audio
-    MIC_BACK = "mic_back"  # … and is heard again
 
 
 class Reason(StrEnum):
@@ -98,14 +90,6 @@ Variant: TypeAlias = ZoneKind | Reason | Form | Kind
 # What «διόρθωση» never withdraws: commands that change nothing, and the clock's ticks.
 NEVER_WITHDRAWN = frozenset({Kind.LIBRES, Kind.SCORE, Kind.UNDO, Kind.TICK})
 
-# The commands the live loop's confirmation («taken») names; any other is confirmed plainly.
-CONFIRMED_BY_NAME = (
-    Kind.POINT, Kind.POINT_OUT, Kind.POINT_OUT_ANCHOR, Kind.POINT_ENTREES,
-    Kind.POINT_ENTREES_ANCHOR, Kind.MISS, Kind.FOUL, Kind.ENTREES, Kind.ENTREES_ANCHOR, Kind.OUT,
-    Kind.A_CHEVAL, Kind.A_CHEVAL_ANCHOR, Kind.TOUCHENT, Kind.RESPOT, Kind.FAULT_SIX,
-    Kind.BALL_OFF, Kind.BREAK, Kind.BREAK_END, Kind.STARTS,
-)
-
 # The variants each code is made with, None standing for the plain form; unlisted: plain only.
 VARIANTS: dict[Code, frozenset[Variant | None]] = {
     Code.ENTREES: frozenset(ZoneKind),
@@ -120,7 +104,6 @@ VARIANTS: dict[Code, frozenset[Variant | None]] = {
     Code.REFUSED: frozenset(Reason),
     Code.REPEAT_SCORE: frozenset({None, Form.UNDO}),
     Code.WITHDRAWN: frozenset(Kind) - NEVER_WITHDRAWN,
-    Code.TAKEN: frozenset({None}) | frozenset(CONFIRMED_BY_NAME),
 }
 
 

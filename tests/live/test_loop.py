@@ -16,6 +16,7 @@ from voice import devices
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.loop import LiveLoop, log_to_stderr
+from voice.live.prompts import LoopCode
 from voice.match_record.database import Record, RecordError
 from voice.match_record.ledger import Ledger, LiveLedger
 from voice.match_record.writer import HEARTBEAT_SECONDS, LATE_SECONDS
@@ -175,7 +176,7 @@ def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
     assert len(sound_devices.opens) == 2
-    assert codes.index(Code.MIC_LOST) < codes.index(Code.MIC_BACK) < codes.index(Code.TURN)
+    assert codes.index(LoopCode.MIC_LOST) < codes.index(LoopCode.MIC_BACK) < codes.index(Code.TURN)
     assert "microphone lost: no audio for 2 s; reopening it" in lines
     # The heartbeat: on each change of state, not on each chunk (a few hundred of them).
     assert written == ["listening", "mic_lost", "listening", "stopped"]
@@ -232,7 +233,7 @@ def test_an_unplugged_microphone_is_found_again_by_name_when_it_comes_back(
     listen(loop, sound_devices, backoff=(0.1, 0.2))
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
-    assert codes.count(Code.MIC_LOST) == 1 and codes.count(Code.MIC_BACK) == 1
+    assert codes.count(LoopCode.MIC_LOST) == 1 and codes.count(LoopCode.MIC_BACK) == 1
     # Refused while it was away, reopened once it was back.
     assert sound_devices.opens[1] >= sound_devices.unplugged_until
 
@@ -311,11 +312,11 @@ def test_a_record_that_cannot_be_written_delays_the_record_never_the_match(
     monkeypatch.setattr(time, "monotonic", lambda: later)
     for _ in range(3):
         loop.idle()
-    assert codes.count(Code.RECORD_LATE) == 1  # told once, not at every chunk
+    assert codes.count(LoopCode.RECORD_LATE) == 1  # told once, not at every chunk
     mend()
     loop.ledger.writer.flush()
     loop.idle()
-    assert codes[-1] == Code.RECORD_BACK
+    assert codes[-1] == LoopCode.RECORD_BACK
     loop.act(heard(Command(Kind.MISS)))
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS, Kind.MISS]
@@ -361,7 +362,7 @@ def test_a_vanished_record_is_written_back_whole_and_the_loop_goes_on(
     for _ in range(20):
         loop.idle()
         loop.ledger.writer.flush()
-    assert Code.RECORD_WRITTEN_BACK in codes
+    assert LoopCode.RECORD_WRITTEN_BACK in codes
     assert any(line.endswith("had vanished: written back with every event") for line in lines)
     loop.act(heard(Command(Kind.MISS)))
     loop.close()
@@ -406,7 +407,7 @@ def test_an_event_another_program_records_first_goes_before_the_loop_s_and_the_r
     loop.close()
     # The panel's miss passed the turn: the loop's point is then the other player's, still taken.
     assert [e.command.kind for e in record.load(1).events] == [Kind.MISS, Kind.POINT]
-    assert Code.NOT_RECORDED not in codes
+    assert LoopCode.NOT_RECORDED not in codes
 
 
 def test_each_command_the_pa_does_not_voice_back_is_named_on_the_headset(
@@ -417,7 +418,7 @@ def test_each_command_the_pa_does_not_voice_back_is_named_on_the_headset(
     loop.act(heard(Command(Kind.POINT)))  # the PA says the score: no confirmation
     loop.act(heard(Command(Kind.MISS)))  # the turn goes on the headset only
     loop.close()
-    assert codes == [Code.SCORE, Code.TURN, Code.TAKEN]
+    assert codes == [Code.SCORE, Code.TURN, LoopCode.TAKEN]
     assert [device for device, _ in sound_devices.played] == [1, 2, 2]
 
 
@@ -487,5 +488,5 @@ def test_an_event_the_rules_refuse_after_another_program_s_is_dropped_and_the_re
     loop.idle()
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.BREAK]
-    assert codes[-1] == Code.NOT_RECORDED and loop.ledger.match.pause is not None
+    assert codes[-1] == LoopCode.NOT_RECORDED and loop.ledger.match.pause is not None
     assert any("is refused after what another program recorded" in line for line in lines)

@@ -126,6 +126,27 @@ def test_a_bank_entry_for_no_form_the_rules_make_is_rejected_naming_it(entry, fa
         parse_bank(source)
 
 
+@pytest.mark.parametrize("entry", ["taken", "mic_lost", "taken.point"])
+def test_a_prompt_of_the_edge_among_the_rules_announcements_is_rejected(entry):
+    line = f'"{entry}" = {{ channel = "headset", text = "x", display = "x" }}\n'
+    source = SHIPPED.replace("[announcements]\n", f"[announcements]\n{line}")
+    with pytest.raises(BankError, match=f"bank entry '{entry}': 'taken|mic_lost' is not an"):
+        parse_bank(source)
+
+
+def test_a_prompt_that_names_a_rules_announcement_is_rejected():
+    line = '"refused.match_over" = { channel = "headset", text = "x", display = "x" }\n'
+    source = SHIPPED.replace("[prompts]\n", f"[prompts]\n{line}")
+    with pytest.raises(BankError, match="'refused' is an announcement of the rules"):
+        parse_bank(source)
+
+
+def test_the_prompts_are_kept_as_the_bank_lists_them():
+    source = SHIPPED.replace("[prompts]\n", '[prompts]\nhello = { channel = "headset", '
+                             'text = "γεια", display = "γεια" }\n')
+    assert parse_bank(source).prompts["hello"].text == "γεια"
+
+
 def test_bank_errors_are_the_projects_errors_and_still_value_errors():
     assert issubclass(BankError, RefereeError) and issubclass(BankError, ValueError)
 

@@ -9,10 +9,11 @@ from itertools import combinations
 import pytest
 
 from phrases.bank import ENTRIES, bank
-from phrases.render import render
+from phrases.render import Prompt, render
 from rules.announcement import Announcement, Code, forms
-from rules.command import MAX_FRAME
+from rules.command import MAX_FRAME, Kind
 from rules.normalise import normalise
+from voice.live.prompts import PROMPTS, LoopCode
 
 # The regulation's terms as the seed transcribes them (αντρε, α σεβαλ, τουσ, λιμπρ, «για
 # πέντε» …), in espeak-ng's phonemes: ' before the stressed vowel.
@@ -69,6 +70,10 @@ def every_text() -> list[str]:
             frames = [(n,) for n in range(1, MAX_FRAME + 1)]
             frames += list(combinations(range(1, MAX_FRAME + 1), 2))
             texts += [render(Announcement(**base, frames=f), names=NAMES).text for f in frames]
+    for key in sorted(PROMPTS):
+        code, _, kind = key.partition(".")
+        said = Prompt(LoopCode(code), player=players[1], variant=Kind(kind) if kind else None)
+        texts.append(render(said, names=NAMES).text)
     texts += [phrases.numbers.spoken(n) for n in range(phrases.numbers.thousands + 1)]
     texts += [phrases.points_genitive[n != 1].format(phrases.numbers.genitive(n))
               for n in range(1, phrases.numbers.thousands + 1)]
@@ -83,7 +88,7 @@ def read_out() -> dict[str, str]:
 
 def test_the_texts_cover_every_entry_of_the_bank(read_out: dict[str, str]) -> None:
     # Every form renders, and its text is among those read (a sample: the plain score).
-    assert len(read_out) > 2 * bank().numbers.thousands + len(ENTRIES)
+    assert len(read_out) > 2 * bank().numbers.thousands + len(ENTRIES) + len(PROMPTS)
     assert "Γιάσπερς είκοσι ένα" in read_out
 
 

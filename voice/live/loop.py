@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from phrases.bank import Channel
 from phrases.render import Utterance, render
-from rules.announcement import CONFIRMED_BY_NAME, NEVER_WITHDRAWN, Announcement, Code
+from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
 from voice.live.echo import EchoGuard
+from voice.live.prompts import LoopCode, confirmation, prompt
 from voice.match_record.database import RecordError
 from voice.match_record.ledger import LiveLedger
 from voice.match_record.writer import LATE_SECONDS
@@ -43,12 +44,6 @@ def log_to_stderr(line: str) -> None:
 def _silent_on_the_pa(command: Command, utterances: list[Utterance]) -> bool:
     """True when the hall hears nothing of `command`, a referee's command that changed the match."""
     return command.kind not in NEVER_WITHDRAWN and all(u.channel != Channel.PA for u in utterances)
-
-
-def _confirmation(command: Command) -> Utterance:
-    """The headset's word that `command` was taken: its name, or a plain «εντάξει»."""
-    variant = command.kind if command.kind in CONFIRMED_BY_NAME else None
-    return render(Announcement(Code.TAKEN, player=command.player, variant=variant))
 
 
 class LiveLoop:
@@ -146,14 +141,14 @@ class LiveLoop:
         self.listener.reset()
         self._mic_lost = True
         self._beat()
-        self.announcer.say([render(Announcement(Code.MIC_LOST))])
+        self.announcer.say([prompt(LoopCode.MIC_LOST)])
 
     def microphone_back(self) -> None:
         """Tell the referee that he is heard again."""
         self.log("microphone back: listening")
         self._mic_lost = False
         self._beat()
-        self.announcer.say([render(Announcement(Code.MIC_BACK))])
+        self.announcer.say([prompt(LoopCode.MIC_BACK)])
 
     def overflowed(self, total: int) -> None:
         """Count the audio the sound card dropped; log it now and then."""
@@ -181,15 +176,15 @@ class LiveLoop:
         writer = self.ledger.writer
         while writer.refused:
             writer.refused.popleft()
-            self.announcer.say([render(Announcement(Code.NOT_RECORDED))])
+            self.announcer.say([prompt(LoopCode.NOT_RECORDED)])
         late = writer.late() > LATE_SECONDS
         if late != self._late and (late or writer.idle()):
             self._late = late
-            code = Code.RECORD_LATE if late else Code.RECORD_BACK
-            self.announcer.say([render(Announcement(code))])
+            code = LoopCode.RECORD_LATE if late else LoopCode.RECORD_BACK
+            self.announcer.say([prompt(code)])
         if writer.rewrites != self._rewrites:
             self._rewrites = writer.rewrites
-            self.announcer.say([render(Announcement(Code.RECORD_WRITTEN_BACK))])
+            self.announcer.say([prompt(LoopCode.RECORD_WRITTEN_BACK)])
 
     def _run_clock(self) -> None:
         """While a break is on, feed the rules the seconds since its recorded start."""
@@ -210,7 +205,7 @@ class LiveLoop:
         utterances = self.ledger.command(command)
         seq = self.ledger.written
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
-            utterances.append(_confirmation(command))
+            utterances.append(confirmation(command))
         self._say(utterances, seq)
         return seq is not None
 
