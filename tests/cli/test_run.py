@@ -80,7 +80,7 @@ def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
     assert done.err.endswith("stopped\n")
     with Record.open(db) as record:
         loaded = record.load(number)
-        assert record.liveness(number).state == "stopped"
+        assert record.heartbeat(number).state == "stopped"
     assert [e.command.kind for e in loaded.events] == [Kind.POINT, Kind.POINT, Kind.MISS]
     assert all(e.announced for e in loaded.events)
     # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn

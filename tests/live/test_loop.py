@@ -180,7 +180,7 @@ def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(
     assert "microphone lost: no audio for 2 s; reopening it" in lines
     # The heartbeat: on each change of state, not on each chunk (a few hundred of them).
     assert written == ["listening", "mic_lost", "listening", "stopped"]
-    assert record.liveness(1).state == "stopped"
+    assert record.heartbeat(1).state == "stopped"
 
 
 def test_the_heartbeat_is_written_again_every_few_seconds_and_says_a_failing_headset(
@@ -345,7 +345,7 @@ def test_while_another_program_holds_the_record_phrases_are_answered_and_heartbe
     unlock()
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS, Kind.POINT]
-    assert record.liveness(1).state == "stopped"
+    assert record.heartbeat(1).state == "stopped"
 
 
 def test_a_vanished_record_is_written_back_whole_and_the_loop_goes_on(

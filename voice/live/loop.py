@@ -6,7 +6,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from phrases.bank import Channel
@@ -17,6 +16,7 @@ from voice.live.echo import EchoGuard
 from voice.live.prompts import LoopCode, confirmation, prompt
 from voice.match_record.database import RecordError
 from voice.match_record.ledger import LiveLedger
+from voice.match_record.liveness import Liveness
 from voice.match_record.writer import LATE_SECONDS
 from voice.speaking.announcer import Speaker
 
@@ -25,15 +25,6 @@ if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
 
 TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
 OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
-
-
-class Liveness(StrEnum):
-    """What the loop's heartbeat in the record says of it (the panel and the board show it)."""
-
-    LISTENING = "listening"
-    MIC_LOST = "mic_lost"
-    HEADSET_LOST = "headset_lost"
-    STOPPED = "stopped"
 
 
 def log_to_stderr(line: str) -> None:

@@ -22,6 +22,7 @@ from rules.command import Command, Kind
 from rules.errors import RefereeError
 from rules.match import ReplayError, Result, steps
 from rules.state import WARM_UP_SECONDS, Match, OnTie, Setup, new_match
+from voice.match_record.liveness import Heartbeat, Liveness
 
 APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
 SCHEMA_VERSION = 1  # the PRAGMA user_version this version reads and writes
@@ -50,7 +51,7 @@ CREATE TABLE events (
 LIVENESS_TABLE = """
 CREATE TABLE IF NOT EXISTS liveness (
     match_id INTEGER PRIMARY KEY REFERENCES matches (id),
-    state TEXT NOT NULL,  -- listening, mic_lost, headset_lost, stopped
+    state TEXT NOT NULL,  -- a Liveness (voice/match_record/liveness.py)
     at TEXT NOT NULL  -- ISO 8601, UTC
 )"""
 HEARTBEAT_BUSY_MS = 250  # a heartbeat waits this long for another writer, not BUSY_SECONDS
@@ -100,14 +101,6 @@ class RecordedEvent:
     command: Command
     created: str
     announced: bool
-
-
-@dataclass(frozen=True)
-class Liveness:
-    """The voice loop's latest heartbeat for a match: its state and when it was written."""
-
-    state: str  # listening, mic_lost, headset_lost or stopped
-    at: str  # ISO 8601, UTC
 
 
 @dataclass(frozen=True)
@@ -387,7 +380,7 @@ class Record:
                 "UPDATE events SET announced = 1 WHERE match_id = ? AND seq = ?", (match_id, seq)
             )
 
-    def beat(self, match_id: int, state: str) -> None:
+    def beat(self, match_id: int, state: Liveness) -> None:
         """Write the voice loop's heartbeat for match `match_id`: its `state`, now.
 
         It waits HEARTBEAT_BUSY_MS at most for another writer, so a locked record costs the loop
@@ -402,8 +395,9 @@ class Record:
                 (match_id, state, _now()),
             )
 
-    def liveness(self, match_id: int) -> Liveness | None:
-        """The latest heartbeat of match `match_id`, None if no voice loop ever wrote one."""
+    def heartbeat(self, match_id: int) -> Heartbeat | None:
+        """The latest heartbeat of match `match_id`; None if no voice loop ever wrote one, or
+        only a state this version does not know."""
         with self._guard(f"read the heartbeat of match {match_id} from"):
             if self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'liveness'"
@@ -412,7 +406,8 @@ class Record:
             row = self._db.execute(
                 "SELECT state, at FROM liveness WHERE match_id = ?", (match_id,)
             ).fetchone()
-        return None if row is None else Liveness(row[0], row[1])
+        known = {str(state) for state in Liveness}
+        return None if row is None or row[0] not in known else Heartbeat(Liveness(row[0]), row[1])
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:

@@ -12,6 +12,7 @@ from phrases.render import Utterance
 from rules.command import Command, Kind
 from rules.state import Match, new_match
 from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.liveness import Liveness
 from voice.match_record.writer import RecordWriter
 from voice.session import Session
 
@@ -76,7 +77,7 @@ class Ledger(Session):
         self.record.mark_announced(self.match_id, seq)
         self._unsaid.pop(seq, None)
 
-    def beat(self, state: str) -> None:
+    def beat(self, state: Liveness) -> None:
         """Write the voice loop's heartbeat for this match: its `state`, now."""
         self.record.beat(self.match_id, state)
 
@@ -153,7 +154,7 @@ class LiveLedger(Ledger):
         self.writer.mark(seq)
         self._unsaid.pop(seq, None)
 
-    def beat(self, state: str) -> None:
+    def beat(self, state: Liveness) -> None:
         """Queue the voice loop's heartbeat `state`."""
         self.writer.beat(state)
 

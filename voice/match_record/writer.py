@@ -14,6 +14,7 @@ from pathlib import Path
 from rules.command import Command
 from rules.match import apply
 from voice.match_record.database import Record, RecordError
+from voice.match_record.liveness import Liveness
 
 ATTEMPT_MS = 250  # one write waits this long for another process's lock, then is tried again
 RETRY_SECONDS = 0.25  # the pause between two tries of a write that failed
@@ -51,7 +52,7 @@ class RecordWriter:
         self._marks: list[int] = []
         self._numbers: dict[int, int | None] = {}  # an event's number in the loop → in the
         # record (None: refused)
-        self._beat: str | None = None  # the heartbeat state to write
+        self._beat: Liveness | None = None  # the heartbeat state to write
         self._beaten = -HEARTBEAT_SECONDS  # when the heartbeat was last tried
         self._released = threading.Event()  # the loop closed its own hold on a vanished file
         self._vanished = False
@@ -82,7 +83,7 @@ class RecordWriter:
             self._marks.append(seq)
             self._wake.notify()
 
-    def beat(self, state: str) -> None:
+    def beat(self, state: Liveness) -> None:
         """Write the heartbeat `state` now if it changed, else every HEARTBEAT_SECONDS."""
         with self._wake:
             if state != self._beat:

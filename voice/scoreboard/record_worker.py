@@ -135,10 +135,10 @@ class Desk:
         """The matches shown whose voice loop's heartbeat changed, their views brought up to it
         (one primary-key lookup each)."""
         shown = list(self._views)
-        read = self._reader.submit(lambda: {m: self._reading.liveness(m) for m in shown})
+        read = self._reader.submit(lambda: {m: self._reading.heartbeat(m) for m in shown})
         changed = {
             m: beat for m, beat in (await asyncio.wrap_future(read)).items()
-            if beat != self._views[m].liveness
+            if beat != self._views[m].heartbeat
         }
         if not changed:
             return []

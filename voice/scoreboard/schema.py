@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from rules.command import MAX_FRAME, Command, Kind
+from voice.match_record.liveness import Liveness
 
 Ball = Literal["white", "yellow", "red"]
 # Every command the referee may give; TICK is the break clock's, never a person's, and the
@@ -61,10 +62,10 @@ class BallsOff(BaseModel):
     spots: list[Spot] = Field(description="each ball on its spot, in the order announced")
 
 
-class Liveness(BaseModel):
+class Heartbeat(BaseModel):
     """The voice loop's latest heartbeat (`referee run`)."""
 
-    state: Literal["listening", "mic_lost", "headset_lost", "stopped"]
+    state: Liveness
     at: str = Field(description="ISO time it was written; every 5 s while the loop runs")
 
 
@@ -99,7 +100,7 @@ class Board(BaseModel):
     warm_up: str | None = Field(description="the player warming up")
     warm_up_started: str | None = Field(description="ISO time the record gives its start")
     warm_up_seconds: int = Field(description="how long a warm-up lasts")
-    liveness: Liveness | None = Field(description="null until a voice loop ran for the match")
+    liveness: Heartbeat | None = Field(description="null until a voice loop ran for the match")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
 
 

@@ -14,7 +14,8 @@ from rules.command import Kind
 from rules.match import BREAK_SECONDS
 from rules.state import Match, new_match
 from rules.summary import summary
-from voice.match_record.database import Liveness, Record, RecordedEvent
+from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.liveness import Heartbeat
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
@@ -63,7 +64,7 @@ class View:
         self._session = Session(match)  # renders what each event said, as it was voiced
         self.seq = 0  # the newest event taken
         self._shown = [Shown()]
-        self.liveness: Liveness | None = None  # the voice loop's latest heartbeat
+        self.heartbeat: Heartbeat | None = None  # the voice loop's latest
         self.state = self.board()  # as plain data, without the server's time
         self.current = Snapshot(0, _json(self.state))
 
@@ -72,7 +73,7 @@ class View:
         """The view of match `match_id`, its record replayed once."""
         view = cls(match_id, new_match(record.setup(match_id)[1]))
         view.catch_up(record)
-        view.beat(record.liveness(match_id))
+        view.beat(record.heartbeat(match_id))
         return view
 
     @property
@@ -91,11 +92,11 @@ class View:
             self.current = Snapshot(self.seq, _json(self.state))
         return bool(events)
 
-    def beat(self, liveness: Liveness | None) -> bool:
+    def beat(self, heartbeat: Heartbeat | None) -> bool:
         """Take the voice loop's latest heartbeat; whether the board changed."""
-        if liveness == self.liveness:
+        if heartbeat == self.heartbeat:
             return False
-        self.liveness = liveness
+        self.heartbeat = heartbeat
         self.state = self.board()
         self.current = Snapshot(self.seq, _json(self.state))
         return True
@@ -157,7 +158,7 @@ class View:
             "break_seconds": BREAK_SECONDS,
             "warm_up_started": shown.warm_up_started if self.match.warm_up is not None else None,
             "warm_up_seconds": self.match.setup.warm_up_seconds,
-            "liveness": None if self.liveness is None else asdict(self.liveness),
+            "liveness": None if self.heartbeat is None else asdict(self.heartbeat),
         }
 
 

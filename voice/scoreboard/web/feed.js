@@ -39,6 +39,7 @@ export function follow(match, onState, onLink) {
 }
 
 const SILENT_AFTER = 15000;  // ms: an older heartbeat of a loop not stopped says nothing
+// The words for each Liveness (voice/match_record/liveness.py); a test keeps the two alike.
 const HEARD = {
   listening: "ακούει",
   mic_lost: "χάθηκε το μικρόφωνο",
