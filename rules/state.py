@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.command import Command
 from rules.discipline import Discipline, SetupError, discipline
@@ -65,6 +65,50 @@ class Setup:
             raise SetupError("the player who breaks must be one of the two players")
         self._check_spoken(self.spoken or self.players)
         self._check_formats()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form, as the match record keeps it: the format's fields only when set."""
+        data: dict[str, Any] = {
+            "discipline": self.discipline,
+            "distance": self.distance,
+            "players": list(self.players),
+            "first": self.first,
+            "spoken": list(self.spoken),  # added later: a record without it says them as written
+        }
+        # Added later, each only when set: a record without them plays the plain format.
+        if self.handicap is not None:
+            data["handicap"] = list(self.handicap)
+        if self.innings_limit is not None:
+            data["innings_limit"] = self.innings_limit
+            data["on_tie"] = str(self.on_tie)
+        if self.warm_up_seconds != WARM_UP_SECONDS:
+            data["warm_up_seconds"] = self.warm_up_seconds
+        for name in ("table", "referee"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        """Rebuild a set-up from `to_dict`'s form, or an older one without the fields added
+        later; SetupError on a malformed one."""
+        try:
+            handicap = data.get("handicap")
+            return cls(
+                data["discipline"], data["distance"], tuple(data["players"]), data["first"],
+                handicap=None if handicap is None else tuple(handicap),
+                innings_limit=data.get("innings_limit"),
+                on_tie=data.get("on_tie", OnTie.EXTENSION),
+                warm_up_seconds=data.get("warm_up_seconds", WARM_UP_SECONDS),
+                table=data.get("table"),
+                referee=data.get("referee"),
+                spoken=tuple(data.get("spoken", ())),
+            )
+        except KeyError as error:
+            raise SetupError(f"a set-up needs the field {error}") from None
+        except (AttributeError, TypeError) as error:
+            fault = f"a set-up's fields are not as to_dict writes them ({error})"
+            raise SetupError(fault) from None
 
     @property
     def rules(self) -> Discipline:

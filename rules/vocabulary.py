@@ -9,6 +9,7 @@ from rules.discipline import Discipline
 from rules.grammar import BALLS_SLOT, grammar
 
 DEFAULT_THRESHOLD = 80.0  # the confidence below which free-form text is not acted on
+MIN_THRESHOLD, MAX_THRESHOLD = 0.0, 100.0  # rapidfuzz's scores: the thresholds that mean one
 EXTRA_WORD_PENALTY = 10.0  # score lost for each heard word left out of the match
 AMBIGUITY_MARGIN = 5.0  # a runner-up command this close makes the text ambiguous
 MAX_WORDS = 10  # a longer utterance is no command; don't search its spans

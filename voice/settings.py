@@ -15,11 +15,14 @@ from typing import Any
 from platformdirs import user_config_path
 
 from rules.errors import RefereeError
-from rules.vocabulary import DEFAULT_THRESHOLD
-from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS
+from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
+from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
+from voice.live.echo import ECHO_MS, MAX_ECHO_MS
+from voice.speaking.loudness import TARGET_LUFS
+from voice.speaking.synthesis import GREEK_VOICE_ID, MAX_RATE, MIN_RATE, RATE
+from voice.speaking.voicing import MAX_PAUSE_MS, MAX_TARGET, MIN_TARGET, PAUSE_MS
 
 APP = "carom-referee"
-ESPEAK_VOICE = "grk/el"
 # espeak-ng's mbrola Greek voices: each needs the mbrola program and its voice data.
 MBROLA_VOICES = {"mb/mb-gr1": "gr1", "mb/mb-gr2": "gr2"}
 MBROLA_DATA = Path("/usr/share/mbrola")
@@ -46,7 +49,7 @@ def default_path() -> Path:
 def greek_voices() -> list[str]:
     """The Greek voices espeak-ng can use here: its own, and the mbrola ones installed."""
     mbrola = shutil.which("mbrola") is not None
-    return [ESPEAK_VOICE, *(voice for voice, data in MBROLA_VOICES.items()
+    return [GREEK_VOICE_ID, *(voice for voice, data in MBROLA_VOICES.items()
                            if mbrola and (MBROLA_DATA / data).exists())]
 
 
@@ -54,16 +57,16 @@ def greek_voices() -> list[str]:
 class Settings:
     """The values in force (defaults as given here) and, for each one set, its source."""
 
-    voice: str = ESPEAK_VOICE
-    rate: int = 175  # words per minute: espeak-ng's own default (voice.speaking.synthesis.RATE)
-    loudness: float = -23.0  # LUFS, integrated, of every announcement (EBU R 128)
+    voice: str = GREEK_VOICE_ID
+    rate: int = RATE  # words per minute
+    loudness: float = TARGET_LUFS  # LUFS, integrated, of every announcement
     chime: bool = True  # before non-routine announcements: break, extension, winner
-    pause_ms: int = 250  # between a surname and its number
+    pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
     mic: str | None = None  # a device id or part of its name (`referee devices`)
     pa: str | None = None
     headset: str | None = None
-    echo_guard_ms: int = 300  # a phrase the PA just said, ending this soon after it, is its echo
+    echo_guard_ms: int = ECHO_MS  # a phrase the PA just said, ending this soon after, is its echo
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
@@ -128,16 +131,21 @@ def _device(v: object) -> bool:
 
 
 FLOATS = {"loudness", "threshold"}
+# What a threshold and an endpoint allow, in words: the settings' errors and the arguments' say it.
+CONFIDENCE = f"a confidence from {MIN_THRESHOLD:g} to {MAX_THRESHOLD:g}"
+ENDPOINT = f"milliseconds from {MIN_ENDPOINT_MS} to {MAX_ENDPOINT_MS}"
 KEYS = {key.name: key for key in (
     Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
         "the Greek voice espeak-ng speaks with"),
-    Key("rate", "speech", "a whole number of words per minute from 80 to 450", _whole(80, 450),
+    Key("rate", "speech", f"a whole number of words per minute from {MIN_RATE} to {MAX_RATE}",
+        _whole(MIN_RATE, MAX_RATE),
         "speaking rate, words per minute"),
-    Key("loudness", "speech", "LUFS from -40 to -10", _number(-40, -10),
-        "the loudness of every announcement, LUFS integrated (EBU R 128: -23)"),
+    Key("loudness", "speech", f"LUFS from {MIN_TARGET:g} to {MAX_TARGET:g}",
+        _number(MIN_TARGET, MAX_TARGET),
+        f"the loudness of every announcement, LUFS integrated (EBU R 128: {TARGET_LUFS:g})"),
     Key("chime", "speech", "true or false", _flag,
         "a chime before non-routine announcements (break, extension, winner)"),
-    Key("pause_ms", "speech", "milliseconds from 0 to 2000", _whole(0, 2000),
+    Key("pause_ms", "speech", f"milliseconds from 0 to {MAX_PAUSE_MS}", _whole(0, MAX_PAUSE_MS),
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
@@ -147,11 +155,11 @@ KEYS = {key.name: key for key in (
         "the hall's public-address output"),
     Key("headset", "devices", "a device id or part of its name", _device,
         "the referee's headset output"),
-    Key("echo_guard_ms", "hearing", "milliseconds from 0 to 5000", _whole(0, 5000),
+    Key("echo_guard_ms", "hearing", f"milliseconds from 0 to {MAX_ECHO_MS}", _whole(0, MAX_ECHO_MS),
         "a phrase ending this long after the PA said the same command is its echo, not taken"),
-    Key("threshold", "hearing", "a confidence from 0 to 100", _number(0, 100),
+    Key("threshold", "hearing", CONFIDENCE, _number(MIN_THRESHOLD, MAX_THRESHOLD),
         "the confidence a phrase not heard exactly needs to become a command"),
-    Key("endpoint_ms", "hearing", "milliseconds from 50 to 2000", _whole(50, 2000),
+    Key("endpoint_ms", "hearing", ENDPOINT, _whole(MIN_ENDPOINT_MS, MAX_ENDPOINT_MS),
         "this much non-speech ends a phrase (`referee calibrate` recommends one)"),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}

@@ -4,7 +4,7 @@ import pytest
 
 from rules.discipline import SetupError, discipline
 from rules.errors import RefereeError
-from rules.state import MAX_DISTANCE, Setup
+from rules.state import MAX_DISTANCE, OnTie, Setup
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,31 @@ def test_each_surname_is_said_as_written_unless_a_spoken_form_is_given():
 def test_spoken_forms_that_cannot_tell_the_players_apart_are_a_setup_error(spoken, fault):
     with pytest.raises(SetupError, match=fault):
         Setup("libre", 50, ("Jaspers", "Β"), spoken=spoken)
+
+
+def test_a_set_up_round_trips_through_its_dict_keeping_only_what_is_set():
+    plain = Setup("libre", 50, ("Α", "Β"))
+    assert plain.to_dict() == {"discipline": "libre", "distance": 50, "players": ["Α", "Β"],
+                               "first": 0, "spoken": ["Α", "Β"]}
+    full = Setup("libre", 60, ("Α", "Β"), 1, handicap=(60, 40), innings_limit=30,
+                 on_tie=OnTie.DRAW, warm_up_seconds=120, table="2", referee="Γ",
+                 spoken=("Άλφα", "Βήτα"))
+    assert list(full.to_dict())[5:] == [
+        "handicap", "innings_limit", "on_tie", "warm_up_seconds", "table", "referee"
+    ]
+    assert Setup.from_dict(full.to_dict()) == full and Setup.from_dict(plain.to_dict()) == plain
+
+
+def test_a_set_up_written_before_spoken_forms_and_formats_reads_as_the_plain_format():
+    old = {"discipline": "libre", "distance": 50, "players": ["Α", "Β"], "first": 1}
+    assert Setup.from_dict(old) == Setup("libre", 50, ("Α", "Β"), 1)
+
+
+@pytest.mark.parametrize("data,fault", [
+    ({"discipline": "libre"}, "needs the field 'distance'"),
+    ([], "not as to_dict writes them"),
+    ({"discipline": "libre", "distance": 5, "players": 7, "first": 0}, "not as to_dict"),
+])
+def test_a_malformed_set_up_dict_is_a_setup_error(data, fault):
+    with pytest.raises(SetupError, match=fault):
+        Setup.from_dict(data)

@@ -15,11 +15,13 @@ from rules.discipline import DISCIPLINES
 from rules.errors import RefereeError
 from rules.normalise import normalise
 from rules.state import WARM_UP_SECONDS, OnTie, Setup
+from rules.vocabulary import MAX_THRESHOLD, MIN_THRESHOLD
 from voice import devices
+from voice.hearing.endpoint import MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.profile import Profile, load_profile
 from voice.match_record.database import MAX_MATCH_ID, default_path
-from voice.settings import Settings, Source, load
+from voice.settings import CONFIDENCE, ENDPOINT, Settings, Source, load
 from voice.settings import default_path as default_settings_path
 from voice.speaking.printer import Printer
 from voice.speaking.surnames import spelling_doubt
@@ -172,20 +174,21 @@ def match_number(text: str) -> int:
 
 
 def confidence(text: str) -> float:
-    """An argparse type: a confidence threshold from 0 to 100."""
-    return within(text, float, 0.0, 100.0, "a confidence from 0 to 100")
+    """An argparse type: a confidence threshold (settings.CONFIDENCE)."""
+    return within(text, float, MIN_THRESHOLD, MAX_THRESHOLD, CONFIDENCE)
 
 
 def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
     """--threshold: the confidence free-form text needs to become a command."""
     parser.add_argument("--threshold", type=confidence,
-                        help="the confidence (0-100) a phrase not heard exactly needs "
+                        help=f"the confidence ({MIN_THRESHOLD:g}-{MAX_THRESHOLD:g}) a phrase not "
+                        "heard exactly needs "
                         f"(default: hearing.threshold, {Settings.threshold:g})")
 
 
 def milliseconds(text: str) -> int:
-    """An argparse type: an endpoint in milliseconds, 50 to 2000."""
-    return within(text, int, 50, 2000, "a whole number of milliseconds from 50 to 2000")
+    """An argparse type: an endpoint in milliseconds (settings.ENDPOINT)."""
+    return within(text, int, MIN_ENDPOINT_MS, MAX_ENDPOINT_MS, f"a whole number of {ENDPOINT}")
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = True) -> None:

@@ -17,13 +17,12 @@ import numpy as np
 from rules.normalise import normalise
 from voice.audio_signal import resample, to_pcm16_bytes
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
-from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Endpointer
+from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, Endpointer
 from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.profile import Profile
 from voice.hearing.recognise import UNKNOWN
 
 PAUSE_MARGIN_MS = 50  # the recommended endpoint waits this much longer than the longest pause
-MAX_ENDPOINT_MS = 2000
 THRESHOLDS = tuple(range(50, 100, 5))  # the thresholds a profile may choose among
 
 

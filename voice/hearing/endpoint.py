@@ -10,6 +10,7 @@ import numpy as np
 from voice.hearing.audio import pcm_bytes
 
 DEFAULT_ENDPOINT_MS = 150  # non-speech that ends an utterance (bench/latency.py, models/README.md)
+MIN_ENDPOINT_MS, MAX_ENDPOINT_MS = 50, 2000  # the endpoints a hall or a profile may set
 FRAME = pcm_bytes(10)  # bytes of one 10 ms frame
 ONSET_DB = 12.0  # a frame this much louder than the noise floor starts an utterance's speech
 HOLD_DB = 6.0  # once it has started, a frame this much louder is still speech (quiet consonants)

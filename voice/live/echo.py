@@ -8,6 +8,7 @@ from rules.command import Command
 from voice.speaking.announcer import Played
 
 ECHO_MS = 300  # a phrase ending this long after the PA stopped may still be its echo
+MAX_ECHO_MS = 5000  # the longest echo a hall may set
 
 
 class EchoGuard:

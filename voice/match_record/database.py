@@ -14,14 +14,13 @@ from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
 from rules.command import Command, Kind
 from rules.errors import RefereeError
 from rules.match import ReplayError, Result, steps
-from rules.state import WARM_UP_SECONDS, Match, OnTie, Setup, new_match
+from rules.state import Match, Setup, new_match
 from voice.match_record.liveness import Heartbeat, Liveness
 
 APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
@@ -217,18 +216,10 @@ class Record:
 
     def create_match(self, setup: Setup) -> int:
         """Record a new match with no events yet; its id."""
-        data = {
-            "discipline": setup.discipline,
-            "distance": setup.distance,
-            "players": list(setup.players),
-            "first": setup.first,
-            "spoken": list(setup.spoken),  # added later: a record without it says them as written
-            **formats(setup),  # added later: a record without them plays the plain format
-        }
         with self._guard("record a new match in"):
             cursor = self._db.execute(
                 "INSERT INTO matches (created, setup) VALUES (?, ?)",
-                (_now(), json.dumps(data, ensure_ascii=False)),
+                (_now(), json.dumps(setup.to_dict(), ensure_ascii=False)),
             )
         assert cursor.lastrowid is not None  # an INSERT always sets it
         return cursor.lastrowid
@@ -421,13 +412,8 @@ class Record:
 
     def _setup(self, match_id: int, text: str) -> Setup:
         try:
-            data = json.loads(text)
-            return Setup(
-                data["discipline"], data["distance"], tuple(data["players"]), data["first"],
-                spoken=tuple(data.get("spoken", ())),
-                **formats_from(data),
-            )
-        except (ValueError, KeyError, TypeError) as error:
+            return Setup.from_dict(json.loads(text))
+        except ValueError as error:
             raise NewerRecord(
                 f"the set-up of match {match_id} in {self.path} cannot be read ({error}); "
                 f"{UNTOUCHED}", self.path
@@ -441,35 +427,6 @@ class Record:
                 f"event {seq} of match {match_id} in {self.path} cannot be read ({error}); "
                 f"{UNTOUCHED}", self.path
             ) from None
-
-
-def formats(setup: Setup) -> dict[str, Any]:
-    """The set-up's competition format, as the record's set-up JSON keeps it: only what is set."""
-    data: dict[str, Any] = {}
-    if setup.handicap is not None:
-        data["handicap"] = list(setup.handicap)
-    if setup.innings_limit is not None:
-        data["innings_limit"] = setup.innings_limit
-        data["on_tie"] = str(setup.on_tie)
-    if setup.warm_up_seconds != WARM_UP_SECONDS:
-        data["warm_up_seconds"] = setup.warm_up_seconds
-    for name in ("table", "referee"):
-        if getattr(setup, name) is not None:
-            data[name] = getattr(setup, name)
-    return data
-
-
-def formats_from(data: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of `Setup` that `formats` wrote (none in an older record)."""
-    handicap = data.get("handicap")
-    return {
-        "handicap": None if handicap is None else tuple(handicap),
-        "innings_limit": data.get("innings_limit"),
-        "on_tie": data.get("on_tie", OnTie.EXTENSION),
-        "warm_up_seconds": data.get("warm_up_seconds", WARM_UP_SECONDS),
-        "table": data.get("table"),
-        "referee": data.get("referee"),
-    }
 
 
 def _now() -> str:

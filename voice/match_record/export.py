@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.command import Command
 from rules.summary import summary
-from voice.match_record.database import LoadedMatch, formats
+from voice.match_record.database import LoadedMatch
 
 COMMAND_FIELDS = tuple(f.name for f in fields(Command))
 EVENT_COLUMNS = ("seq", "created", "announced", *COMMAND_FIELDS)
@@ -19,17 +19,13 @@ PLAYER_COLUMNS = ("surname", "points", "innings", "average", "highest_run")
 
 def match_json(loaded: LoadedMatch) -> str:
     """One JSON document: the set-up, every event in order, and the statistics."""
-    setup = loaded.setup
+    setup = loaded.setup.to_dict()
+    setup["first"] = loaded.setup.players[loaded.setup.first]  # who breaks, by name
+    del setup["spoken"]
     document: dict[str, Any] = {
         "match": loaded.id,
         "created": loaded.created,
-        "setup": {
-            "discipline": setup.discipline,
-            "distance": setup.distance,
-            "players": list(setup.players),
-            "first": setup.players[setup.first],
-            **formats(setup),
-        },
+        "setup": setup,
         "events": [
             {"seq": e.seq, "created": e.created, "announced": e.announced,
              "command": e.command.to_dict()}
