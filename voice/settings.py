@@ -188,8 +188,7 @@ def _flatten(data: Mapping[str, object], where: Path) -> dict[str, object]:
     for section, table in data.items():
         if section not in sections or not isinstance(table, dict):
             raise SettingsError(f"{where}: unknown section or key {section!r}; the sections are "
-                                f"{', '.join(sorted(sections))} (`referee config init` writes "
-                                "them all)")
+                                f"{', '.join(sorted(sections))}")
         for name, value in table.items():
             key = KEYS.get(name)
             if key is None or key.section != section:

@@ -79,6 +79,24 @@ def test_an_empty_folder_says_how_takes_are_laid_out(referee, tmp_path: Path) ->
     assert code == 2 and f"{tmp_path} holds no takes: one folder per phrase" in err
 
 
+def test_a_take_that_is_not_a_wav_is_named_and_other_faults_are_not_blamed_on_it(
+    referee, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "πόντος").mkdir()
+    (tmp_path / "πόντος" / "1.wav").write_text("not audio", encoding="utf-8")
+    code, _, err = referee("calibrate", "--model", "m", "--from-wav", tmp_path)
+    assert code == 2 and err.endswith("not a WAV file (no RIFF/WAVE header); give WAV "
+                                      "recordings (sox converts others)\n")
+    from voice.hearing import calibration
+
+    def broken(folder: Path) -> None:
+        raise ValueError("a fault of ours")
+
+    monkeypatch.setattr(calibration, "read_takes", broken)
+    with pytest.raises(ValueError, match="a fault of ours"):  # a bug, not a bad recording
+        referee("calibrate", "--model", "m", "--from-wav", tmp_path)
+
+
 def spoken_take(words: str) -> bytes:
     """A take as the microphone gives it: quiet, the words, then 1.2 s of quiet."""
     speech = said(words, Voice("m3", 175), seed=1)

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rules.command import Kind
 from tests.support.korean import (
@@ -15,6 +16,7 @@ from tests.support.korean import (
     PLAYERS,
     write_wav,
 )
+from voice.cli import listen
 
 
 def test_listen_turns_korean_speech_into_the_commands_of_the_table(
@@ -72,6 +74,17 @@ def test_a_file_that_is_not_a_wav_is_named(referee, korean_model_dir: Path, tmp_
     assert code == 2
     assert err == (f"referee listen: error: --wav {notes}: not a WAV file (no RIFF/WAVE header); "
                    "give a WAV recording (sox converts others)\n")
+
+
+def test_a_fault_that_is_not_the_recording_s_is_not_blamed_on_it(
+    referee, recording: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(path: Path) -> None:
+        raise ValueError("a fault of ours")
+
+    monkeypatch.setattr(listen, "read_wav", broken)
+    with pytest.raises(ValueError, match="a fault of ours"):  # a bug, not «give a WAV recording»
+        referee("listen", "--model", "m", "--wav", str(recording))
 
 
 def test_a_missing_wav_and_bad_arguments_are_clear(

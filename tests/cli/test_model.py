@@ -243,7 +243,8 @@ def test_too_little_disk_is_refused_before_downloading(
     dest = tmp_path / "models"
     code, _, err = fetch(referee, serve(server, "m.zip", GOOD), GOOD_SHA, dest)
     assert code == 2 and f"the model needs 0 MB in {dest} (the archive, 0 MB, and about as " \
-        "much unpacked), only 0 MB are free" in err
+        "much unpacked), only 0 MB are free; free some space, or fetch it elsewhere with " \
+        "`referee model fetch --dest DIR`" in err
     assert list(dest.iterdir()) == []
 
 

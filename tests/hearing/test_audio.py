@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from voice.audio_signal import to_pcm16_bytes
-from voice.hearing.audio import chunked, read_wav
+from voice.hearing.audio import WavError, chunked, read_wav
 
 
 def sine(freq: float, rate: int, seconds: float = 2.0, amplitude: float = 0.5) -> np.ndarray:
@@ -81,14 +81,14 @@ def test_read_wav_keeps_a_truncated_data_chunk(tmp_path: Path) -> None:
 def test_read_wav_names_the_bad_file(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / "bad.wav"
     path.write_bytes(content)
-    with pytest.raises(ValueError, match=message) as error:
+    with pytest.raises(WavError, match=message) as error:
         read_wav(path)
     assert str(path) in str(error.value)
 
 
 def test_read_wav_rejects_an_unsupported_encoding(tmp_path: Path) -> None:
     path = sox_tone(tmp_path / "alaw.wav", "-r", "8000", "-e", "a-law")
-    with pytest.raises(ValueError, match=r"unsupported WAV encoding \(format tag 0x0006"):
+    with pytest.raises(WavError, match=r"unsupported WAV encoding \(format tag 0x0006"):
         read_wav(path)
 
 

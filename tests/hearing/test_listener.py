@@ -23,7 +23,7 @@ from tests.support.korean import (
 )
 from voice.hearing.audio import read_wav
 from voice.hearing.listener import Listener, coverage_report, hear_recording, speed_report
-from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.phrase_table import PhraseTable, PhraseTableError
 from voice.hearing.recognise import LoadedModel
 
 
@@ -102,9 +102,9 @@ def test_a_phrase_table_spells_sentences_and_translates_back(tmp_path: Path) -> 
     for text, error in [("", "is empty"), ('a = 1\n', "value for 'a' must be non-empty text"),
                         ("a = [", "phrase table"), ('"a b" = "x"\n', "exactly one word")]:
         path.write_text(text, encoding="utf-8")
-        with pytest.raises(ValueError, match=error):
+        with pytest.raises(PhraseTableError, match=error):
             PhraseTable.load(path)
-    with pytest.raises(ValueError, match="cannot read phrase table .*: No such file"):
+    with pytest.raises(PhraseTableError, match="cannot read phrase table .*: No such file"):
         PhraseTable.load(tmp_path / "none.toml")
 
 

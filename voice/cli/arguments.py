@@ -11,14 +11,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias, TypeVar
 
-from rules.discipline import DISCIPLINES
+from rules.discipline import DISCIPLINES, SetupError
 from rules.errors import RefereeError
 from rules.normalise import normalise
 from rules.state import WARM_UP_SECONDS, OnTie, Setup
 from rules.vocabulary import MAX_THRESHOLD, MIN_THRESHOLD
 from voice import devices
 from voice.hearing.endpoint import MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
-from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.phrase_table import PhraseTable, PhraseTableError
 from voice.hearing.profile import Profile, load_profile
 from voice.match_record.database import MAX_MATCH_ID, default_path
 from voice.settings import CONFIDENCE, ENDPOINT, Settings, Source, load
@@ -148,7 +148,7 @@ def setup_from(args: argparse.Namespace) -> Setup:
         first = named[0]
     try:
         setup = Setup(args.discipline, players=players, first=first, spoken=spoken, **formats(args))
-    except ValueError as error:
+    except SetupError as error:
         raise UsageError(str(error)) from None
     for written, equals, _ in given:
         doubt = None if equals else spelling_doubt(written.strip())
@@ -240,7 +240,7 @@ def phrase_table(path: Path | None) -> PhraseTable | None:
     """The table at `path` (None without one); UsageError naming the file's fault."""
     try:
         return PhraseTable.load(path) if path else None
-    except ValueError as error:
+    except PhraseTableError as error:
         raise UsageError(f"--phrase-table: {error}") from None
 
 

@@ -108,13 +108,14 @@ def _listeners(first: Listener, settings: Settings) -> Callable[[int], Listener]
 
 def _read(folder: Path, vocabulary: Vocabulary) -> list[Take]:
     """The takes in `folder`, each folder a phrase of the discipline; UsageError if not."""
+    from voice.hearing.audio import WavError
     from voice.hearing.calibration import read_takes
 
     try:
         takes = read_takes(folder)
     except OSError as error:
         raise UsageError(f"cannot read the takes in {folder}: {error.strerror}") from None
-    except ValueError as error:
+    except WavError as error:
         raise UsageError(f"{error}; give WAV recordings (sox converts others)") from None
     if not takes:
         raise UsageError(f"{folder} holds no takes: one folder per phrase, named as the phrase, "
@@ -191,7 +192,8 @@ def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
     try:
         record_takes(mic, phrases, args.takes, args.save, say)
     except RecordingError as error:
-        raise UsageError(f"{error}; the takes so far are in {args.save}: record again") from None
+        raise RecordingError(f"{error}; the takes so far are in {args.save}: record again") \
+            from None
     folder: Path = args.save
     sys.stderr.write(f"{len(phrases) * args.takes} takes saved in {folder}\n")
     return folder

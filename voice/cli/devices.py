@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from voice.cli.arguments import Subcommands, UsageError
-from voice.devices import Device, DeviceError, devices
+from voice.cli.arguments import Subcommands
+from voice.devices import Device, devices
 
 
 def register(sub: Subcommands) -> None:
@@ -17,10 +17,7 @@ def register(sub: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`referee devices`."""
-    try:
-        found = devices()
-    except DeviceError as error:
-        raise UsageError(str(error)) from None
+    found = devices()
     if not found:
         sys.stdout.write("no audio devices: this machine has no sound card (PortAudio found "
                          "none); `referee listen --wav FILE` works without one\n")

@@ -27,7 +27,7 @@ from voice.cli.arguments import (
     settings_from,
 )
 from voice.cli.listening import start_listener
-from voice.hearing.audio import read_wav
+from voice.hearing.audio import WavError, read_wav
 from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
@@ -149,5 +149,5 @@ def _read(path: Path) -> tuple[np.ndarray, int]:
         return read_wav(path)
     except OSError as error:
         raise UsageError(f"--wav {path}: cannot read it: {error.strerror}") from None
-    except ValueError as error:
+    except WavError as error:
         raise UsageError(f"--wav {error}; give a WAV recording (sox converts others)") from None

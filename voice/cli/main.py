@@ -24,6 +24,7 @@ from voice.cli import (
 )
 from voice.cli.arguments import Parser, one_line
 from voice.devices import NoDevice
+from voice.hearing.fetch import NoRoom
 from voice.hearing.microphone import MicrophoneError
 from voice.hearing.model import ModelError
 from voice.hearing.profile import ProfileError
@@ -57,6 +58,7 @@ FIXES: dict[type[RefereeError], str] = {
     SettingsError: "mend it, or see every key and what it allows in the file "
     "`referee config init --config NEW.toml` writes",
     ProfileError: "write a fresh one with `referee calibrate --profile PATH`",
+    NoRoom: "free some space, or fetch it elsewhere with `referee model fetch --dest DIR`",
     NoDevice: "connect one, or use `referee listen --wav FILE` / `referee simulate` without audio",
 }
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from voice.cli.arguments import Parser, Subcommands, UsageError
-from voice.hearing.fetch import KNOWN, FetchError, fetch
-from voice.hearing.model import ModelError, ModelInfo, check_model
+from voice.hearing.fetch import KNOWN, fetch
+from voice.hearing.model import ModelInfo, check_model
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -45,10 +45,7 @@ def describe(info: ModelInfo) -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     """`referee model check`."""
-    try:
-        info = check_model(args.path)
-    except ModelError as error:
-        raise UsageError(str(error)) from None
+    info = check_model(args.path)
     sys.stdout.write(describe(info) + "\n")
     return 0
 
@@ -66,8 +63,6 @@ def run_fetch(args: argparse.Namespace) -> int:
     progress = _Progress()
     try:
         fetched = fetch(url, sha256, args.dest, args.name, progress)
-    except FetchError as error:
-        raise UsageError(str(error)) from None
     finally:
         progress.end()
     checked = "checked" if sha256 else (

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rules.errors import RefereeError
+
 TARGET_RATE = 16000
 CHUNK_MS = 100  # audio a sound card hands over per callback in the live loop
 
@@ -15,28 +17,32 @@ _IEEE_FLOAT = 0x0003
 _EXTENSIBLE = 0xFFFE
 
 
+class WavError(RefereeError):
+    """A file that is not a WAV recording this reader decodes: names the file and the fault."""
+
+
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     """Read a PCM (8/16/24/32-bit) or float WAV file as mono float32 in [-1, 1] and its rate.
 
-    Channels are averaged. Raises ValueError naming the file if it is not a readable WAV.
+    Channels are averaged. WavError naming the file if it is not a WAV recording it decodes.
     """
     path = Path(path)
     data = path.read_bytes()
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
-        raise ValueError(f"{path}: not a WAV file (no RIFF/WAVE header)")
+        raise WavError(f"{path}: not a WAV file (no RIFF/WAVE header)")
     chunks = _chunks(data, path)
     if b"fmt " not in chunks:
-        raise ValueError(f"{path}: corrupt WAV file (no complete 'fmt ' chunk)")
+        raise WavError(f"{path}: corrupt WAV file (no complete 'fmt ' chunk)")
     if b"data" not in chunks:
-        raise ValueError(f"{path}: corrupt WAV file (no 'data' chunk)")
+        raise WavError(f"{path}: corrupt WAV file (no 'data' chunk)")
     fmt = chunks[b"fmt "]
     if len(fmt) < 16:
-        raise ValueError(f"{path}: corrupt WAV file ('fmt ' chunk is {len(fmt)} bytes, need 16)")
+        raise WavError(f"{path}: corrupt WAV file ('fmt ' chunk is {len(fmt)} bytes, need 16)")
     tag, channels, rate, _, block_align, bits = struct.unpack_from("<HHIIHH", fmt)
     if tag == _EXTENSIBLE and len(fmt) >= 26:
         tag = struct.unpack_from("<H", fmt, 24)[0]  # first two bytes of the sub-format GUID
     if channels < 1 or rate < 1 or bits % 8 or block_align != channels * bits // 8:
-        raise ValueError(
+        raise WavError(
             f"{path}: corrupt WAV file ({channels} channels, {rate} Hz, {bits} bits, "
             f"block align {block_align})"
         )
@@ -74,7 +80,7 @@ def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
         return (np.frombuffer(raw, "<i4") / float(1 << 31)).astype(np.float32)
     if tag == _IEEE_FLOAT and bits in (32, 64):
         return np.frombuffer(raw, f"<f{bits // 8}").astype(np.float32)
-    raise ValueError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
+    raise WavError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
 
 
 def pcm_bytes(ms: int) -> int:

@@ -82,7 +82,7 @@ class Learned:
 
 
 def read_takes(folder: Path) -> list[Take]:
-    """Every `<folder>/<phrase>/<n>.wav`, at 16 kHz; ValueError naming a file it cannot read."""
+    """Every `<folder>/<phrase>/<n>.wav`, at 16 kHz; WavError naming a file it cannot decode."""
     takes = []
     for directory in sorted(p for p in folder.iterdir() if p.is_dir()):
         for number, path in enumerate(sorted(directory.glob("*.wav"), key=_take_order), 1):

@@ -44,6 +44,10 @@ class FetchError(RefereeError):
     """Downloading or unpacking failed; the message says why and what was kept."""
 
 
+class NoRoom(FetchError):
+    """The disk has too little room for the model: the message says how much it needs."""
+
+
 @dataclass(frozen=True)
 class Fetched:
     """A model fetched: what check_model found, and the SHA-256 of the archive it came in."""
@@ -154,10 +158,9 @@ def _check_room(folder: Path, total: int | None, have: int) -> None:
     needed = (total - have) + total
     free = shutil.disk_usage(folder).free
     if needed > free:
-        raise FetchError(f"the model needs {needed / 1e6:.0f} MB in {folder} (the archive, "
+        raise NoRoom(f"the model needs {needed / 1e6:.0f} MB in {folder} (the archive, "
                          f"{total / 1e6:.0f} MB, and about as much unpacked), only "
-                         f"{free / 1e6:.0f} MB are free; free some space, or fetch it "
-                         "elsewhere with --dest")
+                         f"{free / 1e6:.0f} MB are free")
 
 
 def _hash(path: Path) -> hashlib._Hash:
@@ -182,7 +185,7 @@ def unpack(archive: Path, into: Path) -> Path:
             needed = sum(m.file_size for m in members)
             free = shutil.disk_usage(archive.parent).free
             if needed > free:
-                raise FetchError(f"unpacking needs {needed / 1e6:.0f} MB, only {free / 1e6:.0f} "
+                raise NoRoom(f"unpacking needs {needed / 1e6:.0f} MB, only {free / 1e6:.0f} "
                                  f"MB are free in {archive.parent}; nothing was kept")
             broken = zf.testzip()
             if broken is not None:

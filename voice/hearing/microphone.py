@@ -160,7 +160,7 @@ class Microphone:
         while not self._chunks.empty():  # audio from before the loss is not joined to the new
             self._chunks.get()
         try:
-            self.device = devices.find(self.device.name, "input", "--mic")
+            self.device = devices.find(self.device.name, "input", "the microphone")
             self.open()
         except devices.DeviceError:
             return False

@@ -7,7 +7,12 @@ import tomllib
 from itertools import product
 from pathlib import Path
 
+from rules.errors import RefereeError
 from rules.normalise import normalise
+
+
+class PhraseTableError(RefereeError):
+    """A phrase table that cannot be read or used: names the file or the entry at fault."""
 
 
 class PhraseTable:
@@ -15,12 +20,12 @@ class PhraseTable:
 
     def __init__(self, words: dict[str, str]) -> None:
         if not words:
-            raise ValueError("the phrase table is empty")
+            raise PhraseTableError("the phrase table is empty")
         for word, greek in words.items():
             if len(word.split()) != 1:
-                raise ValueError(f"phrase table key {word!r} must be exactly one word")
+                raise PhraseTableError(f"phrase table key {word!r} must be exactly one word")
             if not isinstance(greek, str) or not greek.split():
-                raise ValueError(f"phrase table value for {word!r} must be non-empty text")
+                raise PhraseTableError(f"phrase table value for {word!r} must be non-empty text")
         self.words = dict(words)
         self._spellings: dict[tuple[str, ...], list[str]] = {}
         for word, greek in words.items():
@@ -28,14 +33,14 @@ class PhraseTable:
 
     @classmethod
     def load(cls, path: str | Path) -> PhraseTable:
-        """Read a TOML file of `word = "Greek text"` lines; ValueError naming the file."""
+        """Read a TOML file of `word = "Greek text"` lines; PhraseTableError naming the file."""
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
             return cls(data)
         except OSError as error:
-            raise ValueError(f"cannot read phrase table {path}: {error.strerror}") from None
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError) as error:
-            raise ValueError(f"phrase table {path}: {error}") from None
+            raise PhraseTableError(f"cannot read phrase table {path}: {error.strerror}") from None
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, PhraseTableError) as error:
+            raise PhraseTableError(f"phrase table {path}: {error}") from None
 
     def spell(self, sentence: str) -> list[str]:
         """Every way of saying the Greek `sentence` in the table's words (none: empty list)."""
