@@ -27,22 +27,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run from anywhere
 
-from rules.state import Setup  # noqa: E402
-from rules.vocabulary import Vocabulary  # noqa: E402
-from tests.support.sound import FakeSoundDevice, Take  # noqa: E402
-from voice import devices  # noqa: E402
-from voice.audio_signal import to_pcm16_bytes  # noqa: E402
-from voice.hearing.audio import TARGET_RATE  # noqa: E402
-from voice.hearing.listener import Listener  # noqa: E402
-from voice.hearing.microphone import Microphone  # noqa: E402
-from voice.hearing.phrase_table import PhraseTable  # noqa: E402
-from voice.hearing.recognise import load_model  # noqa: E402
-from voice.live.loop import LiveLoop  # noqa: E402
-from voice.match_record.database import Record  # noqa: E402
-from voice.match_record.ledger import Ledger  # noqa: E402
-from voice.speaking.announcer import Announcer  # noqa: E402
-from voice.speaking.synthesis import Synthesiser  # noqa: E402
-from voice.speaking.voicing import Voicing  # noqa: E402
+from rules.state import Setup
+from rules.vocabulary import Vocabulary
+from tests.support.sound import FakeSoundDevice, Take
+from voice import devices
+from voice.audio_signal import to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE
+from voice.hearing.listener import Listener
+from voice.hearing.microphone import Microphone
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import load_model
+from voice.live.loop import LiveLoop
+from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+from voice.speaking.announcer import Announcer
+from voice.speaking.synthesis import Synthesiser
+from voice.speaking.voicing import Voicing
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 HEADSET = 2  # the fake's headset device

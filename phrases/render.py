@@ -48,7 +48,17 @@ def render(
 ) -> Utterance:
     """The utterance for an announcement or a prompt, from the shipped bank unless another is
     given; `names` maps a written surname to the form the text says (the display shows it as
-    written)."""
+    written).
+
+    >>> from rules.announcement import Announcement, Code
+    >>> said = render(Announcement(Code.SCORE, player="Jaspers", points=21))
+    >>> str(said.channel), said.display, said.spoken_pieces()
+    ('pa', 'Jaspers 21', ('Jaspers', 'είκοσι ένα'))
+    >>> said = render(Announcement(Code.SCORE, player="Jaspers", points=3),
+    ...               names={"Jaspers": "Γιάσπερς"})
+    >>> said.text, said.display
+    ('Γιάσπερς τρία', 'Jaspers 3')
+    """
     phrases = phrases or bank()
     if isinstance(said, Prompt):
         template = phrases.prompt(said.code, said.variant)

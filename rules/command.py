@@ -63,7 +63,13 @@ class Command:
     points: int | None = None  # CORRECT: the inning's points as they should be
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form holding only the fields that are set."""
+        """A JSON-ready form holding only the fields that are set.
+
+        >>> Command(Kind.STARTS, player="Caudron").to_dict()
+        {'kind': 'starts', 'player': 'Caudron'}
+        >>> Command.from_dict({"kind": "miss"}) == Command(Kind.MISS)
+        True
+        """
         data: dict[str, Any] = {"kind": self.kind.value}
         if self.player is not None:
             data["player"] = self.player

@@ -194,5 +194,14 @@ def load(text: str) -> Grammar:
 
 
 def parse(text: str, players: tuple[str, ...], spoken: tuple[str, ...] = ()) -> Command | None:
-    """The command in `text` for a match between `players` (said as `spoken`), or None."""
+    """The command in `text` for a match between `players` (said as `spoken`), or None.
+
+    >>> players = ("Jaspers", "Caudron")
+    >>> parse("πόντος", players).kind
+    <Kind.POINT: 'point'>
+    >>> parse("ξεκινά Caudron", players).to_dict()
+    {'kind': 'starts', 'player': 'Caudron'}
+    >>> parse("good morning", players) is None
+    True
+    """
     return grammar().parse(text, players, spoken)

@@ -35,7 +35,18 @@ class ReplayError(RefereeError, ValueError):
 
 
 def apply(match: Match, command: Command) -> Result:
-    """The match after `command`, and the announcements in speaking order."""
+    """The match after `command`, and the announcements in speaking order.
+
+    >>> from rules.command import Command, Kind
+    >>> from rules.state import Setup, new_match
+    >>> match = new_match(Setup("libre", 50, ("Jaspers", "Caudron")))
+    >>> match, said = apply(match, Command(Kind.POINT))
+    >>> match.players[0].points, [(str(a.code), a.player, a.points) for a in said]
+    (1, [('score', 'Jaspers', 1)])
+    >>> match, said = apply(match, Command(Kind.MISS))
+    >>> match.surname(match.at_table), [(str(a.code), a.player) for a in said]
+    ('Caudron', [('turn', 'Caudron')])
+    """
     refusal = _refusal(match, command)
     if refusal:
         return match, [refusal]

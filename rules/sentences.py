@@ -24,6 +24,14 @@ def expand(template: str, synonyms: Mapping[str, list[Sentence]] | None = None) 
     """Every sentence `template` stands for, in the order written, without repeats.
 
     `<name>` stands for the sentences of `synonyms[name]`; raises GrammarError on a bad template.
+
+    >>> expand("(point|miss) [out]")
+    [('point',), ('point', 'out'), ('miss',), ('miss', 'out')]
+    >>> expand("<go> {player}", {"go": [("starts",), ("breaks", "now")]})
+    [('starts', '{player}'), ('breaks', 'now', '{player}')]
+    >>> expand("[out]")
+    Traceback (most recent call last):
+    rules.sentences.GrammarError: ...
     """
     parser = _Parser(template, synonyms or {})
     sentences = parser.alternatives()

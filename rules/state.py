@@ -67,7 +67,13 @@ class Setup:
         self._check_formats()
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form, as the match record keeps it: the format's fields only when set."""
+        """A JSON-ready form, as the match record keeps it: the format's fields only when set.
+
+        >>> Setup("libre", 50, ("Jaspers", "Caudron"), innings_limit=30).to_dict()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'discipline': 'libre', 'distance': 50, 'players': ['Jaspers', 'Caudron'], 'first': 0,
+         'spoken': ['Jaspers', 'Caudron'], 'innings_limit': 30, 'on_tie': 'extension'}
+        """
         data: dict[str, Any] = {
             "discipline": self.discipline,
             "distance": self.distance,

@@ -42,7 +42,7 @@ class Ranged(http.server.BaseHTTPRequestHandler):
     cut_after: int | None = None
     ranges: list[str | None]
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = self.folder / self.path.lstrip("/")
         self.ranges.append(self.headers.get("Range"))
         if not path.is_file():

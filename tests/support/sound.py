@@ -78,7 +78,7 @@ class FakeSoundDevice:
             time.sleep(len(samples) / rate)
         self.played.append((device, len(samples)))
 
-    def RawInputStream(self, samplerate, blocksize, channels, dtype, device, callback):  # noqa: N802
+    def RawInputStream(self, samplerate, blocksize, channels, dtype, device, callback):
         assert (samplerate, channels, dtype, device) == (TARGET_RATE, 1, "int16", 0)
         if self.refusals or time.monotonic() < self.unplugged_until:
             self.refusals = max(0, self.refusals - 1)
