@@ -46,6 +46,7 @@ class CommandError(RefereeError, ValueError):
 
 
 BALLS = ("white", "yellow", "red")
+TICK_SECONDS = 1.0  # how often a running clock (the live loop's, serve's) feeds the rules a TICK
 MAX_FRAME = 9  # the balk lines divide a cadre table into nine frames
 
 

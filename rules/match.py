@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from rules import innings_limit, protocol, spots, warm_up, zones
+from rules import corrections, innings_limit, spots, warm_up, zones
 from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
 from rules.errors import RefereeError
@@ -444,12 +444,12 @@ def _correct(match: Match, command: Command) -> Result:
     player = _player_index(match, command.player)
     if player is None:
         return match, [refused(Reason.UNKNOWN_PLAYER, command.player)]
-    return _corrected(match, protocol.correct(match, command, player))
+    return _corrected(match, corrections.correct_inning(match, command, player))
 
 
 def _insert_inning(match: Match, command: Command) -> Result:
     """The protocol editor: a forgotten round (a miss of each player) inserted."""
-    return _corrected(match, protocol.insert_round(match, command))
+    return _corrected(match, corrections.insert_round(match, command))
 
 
 def _corrected(match: Match, corrected: Match | Reason) -> Result:

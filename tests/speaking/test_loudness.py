@@ -6,7 +6,7 @@ import numpy as np
 import pyloudnorm
 import pytest
 
-from voice.speaking.loudness import PEAK_DBTP, TARGET_LUFS, loudness, normalise, true_peak
+from voice.speaking.loudness import PEAK_DBTP, TARGET_LUFS, loudness, normalise_loudness, true_peak
 
 RATE = 22050
 
@@ -29,7 +29,7 @@ def test_a_clip_shorter_than_a_block_is_measured_as_one_block_of_its_own_length(
         pyloudnorm.Meter(RATE).integrated_loudness(short)
     # A steady tone is as loud in 300 ms as in three seconds.
     assert loudness(short, RATE) == pytest.approx(loudness(tone(1000, 3.0, 0.1), RATE), abs=0.2)
-    assert loudness(normalise(short, RATE), RATE) == pytest.approx(TARGET_LUFS, abs=0.01)
+    assert loudness(normalise_loudness(short, RATE), RATE) == pytest.approx(TARGET_LUFS, abs=0.01)
 
 
 def test_true_peak_finds_the_peak_between_samples() -> None:
@@ -41,14 +41,14 @@ def test_true_peak_finds_the_peak_between_samples() -> None:
 
 def test_normalising_reaches_the_target_unless_the_true_peak_would_pass_the_ceiling() -> None:
     speech_like = tone(300, 1.0, 0.02) + tone(1200, 1.0, 0.01)
-    levelled = normalise(speech_like, RATE)
+    levelled = normalise_loudness(speech_like, RATE)
     assert loudness(levelled, RATE) == pytest.approx(TARGET_LUFS, abs=0.01)
     spiky = np.zeros(RATE)
     spiky[::2205] = 0.9  # clicks: loud peaks, little loudness
-    held = normalise(spiky, RATE)
+    held = normalise_loudness(spiky, RATE)
     assert true_peak(held, RATE) == pytest.approx(PEAK_DBTP, abs=0.01)
     assert loudness(held, RATE) < TARGET_LUFS - 1
 
 
 def test_silence_is_left_as_it_is() -> None:
-    assert not normalise(np.zeros(RATE), RATE).any()
+    assert not normalise_loudness(np.zeros(RATE), RATE).any()

@@ -16,7 +16,7 @@ from voice.speaking.synthesis import (
     SpeechError,
     Synthesiser,
     find_greek_voice,
-    read_wav,
+    read_pcm16_wav,
 )
 
 SHORT = "αντρέ"
@@ -116,7 +116,7 @@ def test_render_wav_overwrites_an_existing_file(synth: Synthesiser, tmp_path: Pa
 
 def test_render_returns_int16_mono_samples(synth: Synthesiser, tmp_path: Path) -> None:
     samples, rate = synth.render(SHORT)
-    file_samples, file_rate = read_wav(synth.render_wav(SHORT, tmp_path / "short.wav"))
+    file_samples, file_rate = read_pcm16_wav(synth.render_wav(SHORT, tmp_path / "short.wav"))
     assert samples.dtype == np.int16
     assert samples.ndim == 1
     assert rate == file_rate == 22050
@@ -168,11 +168,11 @@ def test_missing_directory_is_reported(synth: Synthesiser, tmp_path: Path) -> No
         synth.render_wav(SHORT, tmp_path / "absent" / "phrase.wav")
 
 
-def test_read_wav_rejects_a_non_wav_file(tmp_path: Path) -> None:
+def test_read_pcm16_wav_rejects_a_non_wav_file(tmp_path: Path) -> None:
     bogus = tmp_path / "bogus.wav"
     bogus.write_bytes(b"not a wav file at all")
     with pytest.raises(SpeechError, match="not a valid WAV"):
-        read_wav(bogus)
+        read_pcm16_wav(bogus)
 
 
 def test_find_greek_voice_picks_grk_el_from_espeak_voices() -> None:

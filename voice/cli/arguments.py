@@ -115,8 +115,9 @@ def positive(text: str) -> int:
     return within(text, int, 1, None, "a whole number from 1")
 
 
-def formats(args: argparse.Namespace) -> dict[str, Any]:
-    """The `Setup` keyword arguments of the distance(s) and the format arguments."""
+def setup_details(args: argparse.Namespace) -> dict[str, Any]:
+    """The `Setup` keyword arguments of the distance(s), the competition format, the table and
+    the referee."""
     given = args.distance
     return {
         "distance": max(given),
@@ -147,7 +148,8 @@ def setup_from(args: argparse.Namespace) -> Setup:
             raise UsageError(f"--first {args.first!r} is neither of the players {players}")
         first = named[0]
     try:
-        setup = Setup(args.discipline, players=players, first=first, spoken=spoken, **formats(args))
+        setup = Setup(args.discipline, players=players, first=first, spoken=spoken,
+                      **setup_details(args))
     except SetupError as error:
         raise UsageError(str(error)) from None
     for written, equals, _ in given:

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                            prog="referee calibrate")
     report = calibration.calibrate(_listeners(first, settings), takes, settings.endpoint_ms)
     sys.stdout.writelines(line + "\n" for line in table_lines(report.before))
-    sys.stdout.writelines(line + "\n" for line in summary(report, settings))
+    sys.stdout.writelines(line + "\n" for line in report_lines(report, settings))
     if args.profile is not None:
         save_profile(report.learned.profile, args.profile,
                      [f"written by `referee calibrate` from the takes in {folder}, "
@@ -142,7 +142,7 @@ def table_lines(judged: tuple[Judged, ...]) -> list[str]:
             for row in rows]
 
 
-def summary(report: Report, settings: Settings) -> list[str]:
+def report_lines(report: Report, settings: Settings) -> list[str]:
     """The error rates, the pauses, the endpoint recommended and the profile learned."""
     from voice.hearing.calibration import Outcome, error_rate
 

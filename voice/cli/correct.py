@@ -14,7 +14,7 @@ from voice.cli.arguments import (
     positive,
     printer,
 )
-from voice.match_record.corrections import correct
+from voice.match_record.corrections import record_correction
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             command = Command(Kind.CORRECT, player=_surname(ledger, args.player),
                               inning=args.inning, points=args.points)
-        voice.say(correct(ledger, command))
+        voice.say(record_correction(ledger, command))
         if ledger.written is not None:
             ledger.mark_announced(ledger.written)
         voice.state(ledger.match)

@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a PDF is written to a file: add --output FILE")
     with Record.open(args.db, create=False) as record:
         loaded = record.load(args.match)
-    formats: dict[str, Callable[[LoadedMatch], str | bytes]] = {
+    writers: dict[str, Callable[[LoadedMatch], str | bytes]] = {
         "json": match_json, "csv": match_csv, "pdf": protocol_pdf
     }
-    write(formats[args.format](loaded), args.output, args.db)
+    write(writers[args.format](loaded), args.output, args.db)
     return 0

@@ -30,8 +30,8 @@ def catch_up(
     score = ledger.command(Command(Kind.SCORE))
     if summarise and len(pending) > 1:
         seqs = [seq for seq, _ in pending]
-        summary = score + still_relevant(ledger, pending)
-        voice.say(summary, done=functools.partial(_each, voiced, seqs))
+        recap = score + still_relevant(ledger, pending)
+        voice.say(recap, done=functools.partial(_each, voiced, seqs))
         return
     for seq, said in pending:
         voice.say(said, done=functools.partial(voiced, seq))

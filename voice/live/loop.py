@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from phrases.bank import Channel
 from phrases.render import Utterance, render
 from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
-from rules.command import Command, Kind
+from rules.command import TICK_SECONDS, Command, Kind
 from voice.live.echo import EchoGuard
 from voice.live.prompts import LoopCode, confirmation, prompt
 from voice.match_record.database import RecordError
@@ -23,7 +23,6 @@ from voice.speaking.announcer import Speaker
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
 
-TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
 OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
 
 

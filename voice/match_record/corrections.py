@@ -33,7 +33,7 @@ class CorrectionRefused(RefereeError):
         self.path = ledger.record.path
 
 
-def correct(ledger: Ledger, command: Command) -> list[Utterance]:
+def record_correction(ledger: Ledger, command: Command) -> list[Utterance]:
     """Record `command` (CORRECT or INSERT_INNING) and return what is announced; raises
     CorrectionRefused, recording nothing, when the rules refuse it."""
     said = ledger.command(command)

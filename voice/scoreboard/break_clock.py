@@ -9,11 +9,10 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from rules.command import Command, Kind
+from rules.command import TICK_SECONDS, Command, Kind
 from voice.match_record.database import RecordError
 from voice.scoreboard.record_worker import Desk
 
-TICK_SECONDS = 1.0  # how often the clock of each match on a break is read
 log = logging.getLogger("referee.serve")
 
 

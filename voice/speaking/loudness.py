@@ -38,7 +38,7 @@ def true_peak(samples: np.ndarray, rate: int) -> float:
     return 20 * math.log10(peak) if peak > 0 else -math.inf
 
 
-def normalise(
+def normalise_loudness(
     samples: np.ndarray, rate: int, target: float = TARGET_LUFS, ceiling: float = PEAK_DBTP
 ) -> np.ndarray:
     """`samples` (floats, full scale 1) brought to `target` LUFS, then lowered if their true peak

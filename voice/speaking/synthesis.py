@@ -89,7 +89,7 @@ def _wait_until_idle() -> None:
     _espeak.Synchronize()
 
 
-def read_wav(path: Path) -> tuple[np.ndarray, int]:
+def read_pcm16_wav(path: Path) -> tuple[np.ndarray, int]:
     """Read a 16-bit mono WAV file as (int16 samples, sample rate)."""
     try:
         with wave.open(str(path), "rb") as wav:
@@ -196,7 +196,7 @@ class Synthesiser:
             )
         if not path.is_file():
             raise SpeechError(f"espeak-ng wrote no audio for {text!r} to {path}")
-        samples, rate = read_wav(path)
+        samples, rate = read_pcm16_wav(path)
         if not samples.any():
             raise SpeechError(f"espeak-ng produced no audible speech for {text!r}")
         return samples, rate

@@ -12,7 +12,7 @@ from phrases.render import Utterance
 from rules.errors import RefereeError
 from voice.audio_signal import resample
 from voice.speaking.chime import bell
-from voice.speaking.loudness import PEAK_DBTP, TARGET_LUFS, normalise
+from voice.speaking.loudness import PEAK_DBTP, TARGET_LUFS, normalise_loudness
 
 PAUSE_MS = 250  # the silence between surname and number (a {pause} in the phrase bank)
 MAX_PAUSE_MS = 2000
@@ -75,9 +75,10 @@ class Voicing:
             parts.append(samples[:end] / 32768.0)
         # Measured and levelled at the speech's own rate, which costs half as much as at 48 kHz:
         # resampling keeps the band-limited signal, its loudness and its true peak.
-        sections = [normalise(np.concatenate(parts), speech_rate, self.target, self.ceiling)]
+        level = (speech_rate, self.target, self.ceiling)
+        sections = [normalise_loudness(np.concatenate(parts), *level)]
         if chimed:
-            sections.insert(0, normalise(bell(speech_rate), speech_rate, self.target, self.ceiling))
+            sections.insert(0, normalise_loudness(bell(speech_rate), *level))
         out = resample(np.concatenate(sections), speech_rate, rate)
         out.flags.writeable = False
         return out

@@ -1,4 +1,4 @@
-"""The protocol editor: a past inning's points corrected, or a forgotten round inserted.
+"""Corrections of the match protocol: a past inning's points, or a forgotten round inserted.
 
 Each returns the corrected match, or the reason it cannot be corrected so. Points and
 statistics are recomputed from the innings; who reached his target may not change.
@@ -15,7 +15,7 @@ from rules.series import Series
 from rules.state import Match, OnTie, PlayerState, evolve
 
 
-def correct(match: Match, command: Command, player: int) -> Match | Reason:
+def correct_inning(match: Match, command: Command, player: int) -> Match | Reason:
     """Inning `command.inning` of `player` had `command.points` points."""
     stats = match.players[player]
     done = stats.innings_points

@@ -1,4 +1,4 @@
-"""The protocol: each inning's points in the state, and corrections of any past inning."""
+"""The protocol's innings: each inning's points in the state, and corrections of any past inning."""
 
 from rules.command import Command, Kind
 from rules.match import replay
