@@ -11,19 +11,18 @@ from typing import TYPE_CHECKING
 from phrases.bank import Channel
 from phrases.render import Utterance, render
 from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
-from rules.command import TICK_SECONDS, Command, Kind
+from rules.command import Command, Kind
+from voice.live.break_timer import BreakTimer
 from voice.live.echo import EchoGuard
-from voice.live.prompts import LoopCode, confirmation, prompt
-from voice.match_record.database import RecordError
+from voice.live.microphone_news import MicrophoneNews
+from voice.live.prompts import confirmation
+from voice.live.pulse import Pulse
+from voice.live.record_news import RecordNews
 from voice.match_record.ledger import LiveLedger
-from voice.match_record.liveness import Liveness
-from voice.match_record.writer import LATE_SECONDS
 from voice.speaking.announcer import Speaker
 
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
-
-OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
 
 
 def log_to_stderr(line: str) -> None:
@@ -40,7 +39,9 @@ class LiveLoop:
     """Everything above the audio devices: audio chunks in, recorded commands, queued speech.
 
     Runs on one thread and never waits for the record: the ledger's writer records on its own.
-    A fault of the record or the microphone is told on the headset and logged, never fatal.
+    Its other jobs have parts with names: the heartbeat (Pulse), the microphone's faults
+    (MicrophoneNews), how recording goes (RecordNews) and the break's clock (BreakTimer); a
+    fault of the record or the microphone is told on the headset and logged, never fatal.
     """
 
     def __init__(
@@ -58,21 +59,19 @@ class LiveLoop:
         self.listener = listener
         self.ledger = ledger
         self.announcer = announcer
-        self.clock = clock  # POSIX seconds: the break is timed from its recorded start
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.log = log
-        self.headset_lost = headset_lost  # whether the headset's latest utterance failed
-        self.overflows = 0  # input overflows the microphone reported
-        self._late = False  # the referee has been told that recording is late
-        self._rewrites = 0  # the record's write-backs told to the referee
-        self._record_fault: str | None = None  # the loop's last fault reading the record
+        self.pulse = Pulse(ledger, headset_lost)
+        self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log)
+        self.record_news = RecordNews(ledger, self._tell, log)
+        self.timer = BreakTimer(ledger, clock)
         self._early_taken = False  # the early commit in progress was accepted by the rules
-        self._break_started: float | None = None  # POSIX seconds, from the record
-        self._last_tick = 0.0
-        self._overflow_logged = -OVERFLOW_LOG_SECONDS
-        self._mic_lost = False
-        self._stopped = False
+
+    @property
+    def overflows(self) -> int:
+        """Input overflows the microphone reported."""
+        return self.microphone.overflows
 
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
@@ -100,21 +99,19 @@ class LiveLoop:
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, follow the record, tell the referee how recording
         goes, and run the break clock (Article 5)."""
-        self._beat()
-        try:
-            self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
-            self._record_fine()
-        except RecordError as error:
-            self._record_failed(error)
-        self._tell_the_record()
-        self._run_clock()
+        self.pulse.beat()
+        self.record_news.follow()
+        self.record_news.tell()
+        tick = self.timer.tick()
+        if tick is not None:
+            self._take(tick)
 
     def close(self) -> None:
         """Let the announcer finish what is queued and the writer record it; what cannot be
         recorded is logged in full, never dropped unsaid."""
         self.announcer.close()
-        self._stopped = True
-        self._beat()
+        self.pulse.stopped = True
+        self.pulse.beat()
         if self.overflows:
             self.log(f"microphone: {self.overflows} input overflows in all (audio was dropped)")
         for command in self.ledger.close():
@@ -127,68 +124,19 @@ class LiveLoop:
 
     def microphone_lost(self, fault: str) -> None:
         """Tell the referee that he is not heard, and forget the phrase cut short."""
-        self.log(f"microphone lost: {fault}; reopening it")
-        self.listener.reset()
-        self._mic_lost = True
-        self._beat()
-        self.announcer.say([prompt(LoopCode.MIC_LOST)])
+        self.microphone.lost(fault)
 
     def microphone_back(self) -> None:
         """Tell the referee that he is heard again."""
-        self.log("microphone back: listening")
-        self._mic_lost = False
-        self._beat()
-        self.announcer.say([prompt(LoopCode.MIC_BACK)])
+        self.microphone.back()
 
     def overflowed(self, total: int) -> None:
         """Count the audio the sound card dropped; log it now and then."""
-        self.overflows = total
-        now = time.monotonic()
-        if now - self._overflow_logged >= OVERFLOW_LOG_SECONDS:
-            self._overflow_logged = now
-            self.log(f"microphone: {total} input overflows so far (audio was dropped)")
+        self.microphone.overflowed(total)
 
-    def liveness(self) -> Liveness:
-        """The loop's state as its heartbeat gives it; a lost microphone comes first."""
-        if self._stopped:
-            return Liveness.STOPPED
-        if self._mic_lost:
-            return Liveness.MIC_LOST
-        return Liveness.HEADSET_LOST if self.headset_lost() else Liveness.LISTENING
-
-    def _beat(self) -> None:
-        """Hand the writer the heartbeat's state; it writes it on change and every few seconds."""
-        self.ledger.beat(self.liveness())
-
-    def _tell_the_record(self) -> None:
-        """On the headset: an event the rules refused once another program's were recorded
-        first, recording late (once, and once more when it caught up), the file written back."""
-        writer = self.ledger.writer
-        while writer.refused:
-            writer.refused.popleft()
-            self.announcer.say([prompt(LoopCode.NOT_RECORDED)])
-        late = writer.late() > LATE_SECONDS
-        if late != self._late and (late or writer.idle()):
-            self._late = late
-            code = LoopCode.RECORD_LATE if late else LoopCode.RECORD_BACK
-            self.announcer.say([prompt(code)])
-        if writer.rewrites != self._rewrites:
-            self._rewrites = writer.rewrites
-            self.announcer.say([prompt(LoopCode.RECORD_WRITTEN_BACK)])
-
-    def _run_clock(self) -> None:
-        """While a break is on, feed the rules the seconds since its recorded start."""
-        if self.ledger.match.pause is None and self.ledger.match.warm_up is None:
-            self._break_started = None  # the clock runs for a break or a warm-up
-            return
-        now = self.clock()
-        if self._break_started is None:
-            self._break_started = self.ledger.break_started()
-            self._last_tick = now - TICK_SECONDS
-        if now - self._last_tick >= TICK_SECONDS and self._break_started is not None:
-            self._last_tick = now
-            seconds = max(0.0, now - self._break_started)
-            self._take(Command(Kind.TICK, seconds=seconds))
+    def _tell(self, utterances: list[Utterance]) -> None:
+        """Say what the loop's parts tell the referee, through the announcer in use."""
+        self.announcer.say(utterances)
 
     def _take(self, command: Command) -> bool:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""
@@ -196,19 +144,6 @@ class LiveLoop:
         seq = self.ledger.written
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(confirmation(command))
-        self._say(utterances, seq)
-        return seq is not None
-
-    def _record_failed(self, error: RecordError) -> None:
-        if str(error) != self._record_fault:
-            self.log(f"cannot read the match record: {error}")
-        self._record_fault = str(error)
-
-    def _record_fine(self) -> None:
-        if self._record_fault is not None:
-            self.log("the match record can be read again")
-        self._record_fault = None
-
-    def _say(self, utterances: list[Utterance], seq: int | None) -> None:
         done = None if seq is None else (lambda: self.voiced(seq))
         self.announcer.say(utterances, done=done)
+        return seq is not None

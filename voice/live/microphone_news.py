@@ -1,0 +1,55 @@
+"""The microphone's faults as the live loop tells them: on the headset, and in the log."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from phrases.render import Utterance
+from voice.live.prompts import LoopCode, prompt
+from voice.live.pulse import Pulse
+
+if TYPE_CHECKING:  # importing it loads vosk
+    from voice.hearing.listener import Listener
+
+OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
+
+
+class MicrophoneNews:
+    """A lost microphone, and its return, told on the headset; dropped audio logged now and
+    then."""
+
+    def __init__(
+        self, listener: Listener, say: Callable[[list[Utterance]], None], pulse: Pulse,
+        log: Callable[[str], None],
+    ) -> None:
+        self.listener = listener
+        self.say = say  # on the headset
+        self.pulse = pulse
+        self.log = log
+        self.overflows = 0  # input overflows the microphone reported
+        self._overflow_logged = -OVERFLOW_LOG_SECONDS
+
+    def lost(self, fault: str) -> None:
+        """Tell the referee that he is not heard, and forget the phrase cut short."""
+        self.log(f"microphone lost: {fault}; reopening it")
+        self.listener.reset()
+        self.pulse.mic_lost = True
+        self.pulse.beat()
+        self.say([prompt(LoopCode.MIC_LOST)])
+
+    def back(self) -> None:
+        """Tell the referee that he is heard again."""
+        self.log("microphone back: listening")
+        self.pulse.mic_lost = False
+        self.pulse.beat()
+        self.say([prompt(LoopCode.MIC_BACK)])
+
+    def overflowed(self, total: int) -> None:
+        """Count the audio the sound card dropped; log it now and then."""
+        self.overflows = total
+        now = time.monotonic()
+        if now - self._overflow_logged >= OVERFLOW_LOG_SECONDS:
+            self._overflow_logged = now
+            self.log(f"microphone: {total} input overflows so far (audio was dropped)")
