@@ -196,8 +196,12 @@ class Record:
         """
         path, moved = self.path, None
         aside = _aside(path)
-        with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
-            self._db.backup(copy)
+        try:
+            with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
+                self._db.backup(copy)
+        except RecordError:
+            aside.unlink(missing_ok=True)
+            raise
         try:
             if path.exists():
                 moved = path.with_name(f"{path.name}.replaced-{_stamp()}")
@@ -207,10 +211,11 @@ class Record:
             os.link(aside, path)
             _sync_directory(path.parent)
             self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-        except OSError as error:
-            raise RecordError(f"cannot write {path} back: {error}", path) from None
-        finally:
-            aside.unlink(missing_ok=True)
+        except (OSError, sqlite3.Error) as error:
+            raise RecordError(
+                f"cannot write {path} back ({error}); every event is kept in {aside}", path
+            ) from None
+        aside.unlink()
         self.identity = _identity(path)
         with self._guard("set up"):
             self._set_up()
