@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -59,7 +60,7 @@ def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]
     )
     scheme = "https" if "--certfile" in args else "http"
     try:
-        _wait_for(port, process)
+        wait_for(port, process)
         yield f"{scheme}://127.0.0.1:{port}", process
     finally:
         process.send_signal(signal.SIGINT)
@@ -70,7 +71,20 @@ def started(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]
     assert err.endswith("stopped\n"), err
 
 
-def _wait_for(port: int, process: subprocess.Popen) -> None:
+def deleted_files(pid: int | str, db: Path) -> list[str]:
+    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
+    they no longer have a name."""
+    links = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
+
+
+def wait_for(port: int, process: subprocess.Popen) -> None:
+    """Return once `process` listens on `port`; AssertionError if it exits or takes too long."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
