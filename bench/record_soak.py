@@ -94,6 +94,7 @@ class Figures:
     seed: int = 0
     processes_started: int = 0
     most_processes_at_once: int = 0
+    ports_taken: int = 0  # a server's free port taken by another program before it listened
     failed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAILURES, 0))
     events_acknowledged: int = 0
     events_found: int = 0
@@ -238,6 +239,9 @@ class Soak:
                     process.kill()
                 code = process.wait(timeout=LINE_SECONDS)
             said = [line for line in log.read_text().splitlines() if not line.startswith(STARTED)]
+            if code == 2 and said and f"cannot listen on 127.0.0.1:{port}:" in said[-1]:
+                self.count("ports_taken")  # the next round tries another port
+                continue
             self.ended("serve", code if code != -signal.SIGKILL or said else 0, "\n".join(said))
 
     def post(self, slot: int) -> None:

@@ -13,7 +13,7 @@ SOAK = Path(__file__).parents[2] / "bench" / "record_soak.py"
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads descriptors in /proc")
 def test_a_short_soak_loses_duplicates_and_damages_nothing(tmp_path):
     done = subprocess.run(
-        [sys.executable, str(SOAK), "--minutes", "0.1", "--seed", "3", "--dir", str(tmp_path)],
+        [sys.executable, str(SOAK), "--minutes", "0.2", "--seed", "3", "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=60,
     )
     figures = json.loads(done.stdout.splitlines()[0])
