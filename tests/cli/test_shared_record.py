@@ -1,36 +1,22 @@
 """One record, many programs: `serve` keeps every lock and every event while others use the file."""
 
 import json
-import os
 import sqlite3
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from contextlib import ExitStack, closing
-from pathlib import Path
 
 from rules.command import Command, Kind
 from tests.support.match import PLAYERS
-from tests.support.server import REFEREE, new_record, started, stored
+from tests.support.server import REFEREE, deleted_files, new_record, started, stored
 from voice.match_record.database import Record
 from voice.scoreboard.push import POLL_SECONDS
 
 POLL_WAIT = 5.0  # seconds a server may take to show what another process recorded
 
 SURNAMES = ",".join(PLAYERS)
-
-
-def deleted_files(pid: int | str, db: Path) -> list[str]:
-    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
-    they no longer have a name."""
-    links = []
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
-        except OSError:  # closed meanwhile
-            continue
-    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
 
 
 def referee(*args: str, stdin: str = "") -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -69,7 +70,7 @@ def started(
     )
     scheme = "https" if "--certfile" in args else "http"
     try:
-        _wait_for(port, process)
+        wait_for(port, process)
         yield f"{scheme}://127.0.0.1:{port}", process
     finally:
         process.send_signal(stop)
@@ -101,7 +102,20 @@ def served_here(db: Path, limits: ConnectionLimits) -> Iterator[int]:
     assert not thread.is_alive()
 
 
-def _wait_for(port: int, process: subprocess.Popen) -> None:
+def deleted_files(pid: int | str, db: Path) -> list[str]:
+    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
+    they no longer have a name."""
+    links = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
+
+
+def wait_for(port: int, process: subprocess.Popen) -> None:
+    """Return once `process` listens on `port`; AssertionError if it exits or takes too long."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
