@@ -103,3 +103,18 @@ def test_serve_answers_503_while_the_record_is_gone_and_serves_it_again_once_bac
         assert deleted_files(server.pid, db) == []  # it let go of the vanished file
         new_record(db)  # put back (the voice loop writes it back the same way)
         assert answer(f"{url}/api/matches/1")[0] == 200
+
+
+def test_a_board_following_a_record_that_vanishes_is_closed_and_follows_it_again_once_back(
+    tmp_path,
+):
+    db = new_record(tmp_path / "m.sqlite3")
+    with started(db) as (url, _), connect(f"ws{url[4:]}/ws/matches/1") as board:
+        assert json.loads(board.recv(timeout=5))["seq"] == 0
+        db.unlink()
+        with pytest.raises(ConnectionClosed) as closed:
+            board.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        new_record(db)
+        with connect(f"ws{url[4:]}/ws/matches/1") as again:
+            assert json.loads(again.recv(timeout=5))["seq"] == 0

@@ -23,7 +23,7 @@ from voice.match_record.database import MAX_MATCH_ID, NoSuchMatch, RecordError
 from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer
 from voice.scoreboard.break_clock import keep_time
 from voice.scoreboard.guard import HostGuard, Hosts, SecurityHeaders, same_origin
-from voice.scoreboard.push import Watcher
+from voice.scoreboard.push import GONE, Watcher
 from voice.scoreboard.qr import qr_svg
 from voice.scoreboard.record_worker import Desk, Taken
 from voice.scoreboard.schema import (
@@ -249,8 +249,11 @@ _REFUSED: dict[int | str, dict[str, Any]] = {**_BODY, **_LOCKED}
 
 
 async def _push(socket: WebSocket, queue: asyncio.Queue[str]) -> None:
-    while True:
-        await socket.send_text(await queue.get())
+    """Send each board the queue gets; close the socket once the record's file is gone (the
+    board shows its link down and retries until the record is back)."""
+    while (text := await queue.get()) != GONE:
+        await socket.send_text(text)
+    await socket.close(code=1011, reason="the match record cannot be read")
 
 
 def _taken(taken: Taken) -> dict[str, Any]:

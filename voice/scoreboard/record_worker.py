@@ -82,6 +82,11 @@ class Desk:
         self._reader.submit(self._reading.close).result()
         self._worker.submit(self._record.close).result()
 
+    @property
+    def lost(self) -> bool:
+        """Whether the record's file vanished and no sound record is back at its path yet."""
+        return self._lost is not None
+
     def subscribe(self, listener: Callable[[int], None]) -> None:
         """Call `listener(match_id)` each time the board of a match shown changes."""
         self._listeners.append(listener)
