@@ -8,6 +8,10 @@ import urllib.error
 import urllib.request
 from contextlib import ExitStack, closing
 
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
 from rules.command import Command, Kind
 from tests.support.match import PLAYERS
 from tests.support.server import REFEREE, deleted_files, new_record, started, stored
