@@ -53,11 +53,12 @@ def test_layers_override_in_order_and_remember_where_each_value_came_from(tmp_pa
     ("[speech]\nchime = 1\n", "speech.chime = 1: allowed: true or false"),
     ("[hearing]\nendpoint_ms = 20\n",
      "hearing.endpoint_ms = 20: allowed: milliseconds from 50 to 2000"),
-    ('[devices]\nmic = " "\n', 'devices.mic = " ": allowed: a device id or part of its name'),
+    ('[devices]\nmic = " "\n',
+     'devices.mic = " ": allowed: a device id (2 or "2") or part of its name'),
     ("[speech]\nvolume = 3\n", "unknown key speech.volume; [speech] holds voice, rate, loudness"),
     ("[hearing]\nrate = 175\n", "unknown key hearing.rate; [hearing] holds echo_guard_ms"),
     ("threshold = 70\n", "unknown section or key 'threshold'; the sections are devices, "
-     "headset, hearing, speech"),
+     "headset, hearing, messages, speech"),
     ("[hearing\n", "is not TOML: "),
 ])
 def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(

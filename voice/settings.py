@@ -17,6 +17,7 @@ from platformdirs import user_config_path
 from rules.errors import RefereeError
 from rules.vocabulary import DEFAULT_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS
+from voice.translation import LANGUAGES
 
 APP = "carom-referee"
 ESPEAK_VOICE = "grk/el"
@@ -66,6 +67,7 @@ class Settings:
     echo_guard_ms: int = 300  # a phrase the PA just said, ending this soon after it, is its echo
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
+    language: str | None = None  # of the command line and the board's error pages; the locale's
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -89,6 +91,7 @@ class Key:
     allowed: str  # in words, for the error and the file's comments
     valid: Callable[[object], bool]
     comment: str
+    example: str = '"USB"'  # commented out in a fresh file, for a key with no default
 
     @property
     def key(self) -> str:
@@ -100,6 +103,8 @@ class Key:
         if not self.valid(value):
             allowed = voice_allowed() if self.name == "voice" else f"allowed: {self.allowed}"
             raise SettingsError(f"{where}: {self.key} = {toml(value)}: {allowed}")
+        if self.name in DEVICES:  # an id may be written as TOML's integer: `mic = 2`
+            return str(value)
         return float(value) if isinstance(value, int) and self.name in FLOATS else value
 
 
@@ -124,10 +129,11 @@ def _flag(v: object) -> bool:
 
 
 def _device(v: object) -> bool:
-    return isinstance(v, str) and bool(v.strip())
+    return (isinstance(v, str) and bool(v.strip())) or (type(v) is int and v >= 0)
 
 
 FLOATS = {"loudness", "threshold"}
+DEVICES = {"mic", "pa", "headset"}
 KEYS = {key.name: key for key in (
     Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
         "the Greek voice espeak-ng speaks with"),
@@ -141,11 +147,11 @@ KEYS = {key.name: key for key in (
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
-    Key("mic", "devices", "a device id or part of its name", _device,
+    Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's microphone (`referee devices` lists the ids)"),
-    Key("pa", "devices", "a device id or part of its name", _device,
+    Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the hall's public-address output"),
-    Key("headset", "devices", "a device id or part of its name", _device,
+    Key("headset", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's headset output"),
     Key("echo_guard_ms", "hearing", "milliseconds from 0 to 5000", _whole(0, 5000),
         "a phrase ending this long after the PA said the same command is its echo, not taken"),
@@ -153,6 +159,10 @@ KEYS = {key.name: key for key in (
         "the confidence a phrase not heard exactly needs to become a command"),
     Key("endpoint_ms", "hearing", "milliseconds from 50 to 2000", _whole(50, 2000),
         "this much non-speech ends a phrase (`referee calibrate` recommends one)"),
+    Key("language", "messages", " or ".join(f'"{code}"' for code in LANGUAGES),
+        lambda v: v in LANGUAGES,
+        "the language of the command line and the board's error pages (unset: the locale's)",
+        example=f'"{LANGUAGES[0]}"'),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 
@@ -209,7 +219,8 @@ def commented_file() -> str:
         value = getattr(defaults, key.name)
         allowed = voice_allowed() if key.name == "voice" else f"allowed: {key.allowed}"
         lines += [f"# {key.comment}", f"# {allowed}"]
-        lines.append(f'# {key.name} = "USB"' if value is None else f"{key.name} = {toml(value)}")
+        unset = f"# {key.name} = {key.example}"
+        lines.append(unset if value is None else f"{key.name} = {toml(value)}")
     return "\n".join(lines) + "\n"
 
 

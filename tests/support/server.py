@@ -63,7 +63,7 @@ def started(
     """`serving`, with the process too (its standard output is a pipe to read), stopped by
     `stop`."""
     port = free_port()
-    command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
+    command = [str(REFEREE), "serve", "--create", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(
         [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=at_a_terminal,  # stopped by a signal whatever this test run inherited

@@ -19,6 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
+from rules.errors import RefereeError
 from voice.match_record.database import MAX_MATCH_ID, NoSuchMatch, RecordError
 from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer
 from voice.scoreboard.break_clock import keep_time
@@ -39,6 +40,7 @@ from voice.scoreboard.schema import (
 from voice.scoreboard.strict_json import StrictJsonRoute
 from voice.scoreboard.throttle import Limits, Throttle
 from voice.scoreboard.view import server_time
+from voice.translation import fault, gettext
 
 MatchId = Annotated[int, fastapi.Path(ge=1, le=MAX_MATCH_ID, description="the match number")]
 Credentials = Annotated[
@@ -263,7 +265,7 @@ def _taken(taken: Taken) -> dict[str, Any]:
 
 def _no_match(error: NoSuchMatch) -> str:
     """The HTTP answer's words for a match number the record does not hold."""
-    return f"there is no match {error.match_id} in this record"
+    return gettext("there is no match {match} in this record").format(match=error.match_id)
 
 
 async def _missing(request: Request, error: Exception) -> JSONResponse:
@@ -273,7 +275,8 @@ async def _missing(request: Request, error: Exception) -> JSONResponse:
 
 def _error(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
     async def handler(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=status)
+        assert isinstance(error, RefereeError)
+        return JSONResponse({"detail": fault(error) or str(error)}, status_code=status)
 
     return handler
 
