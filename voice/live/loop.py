@@ -118,11 +118,11 @@ class LiveLoop:
         self._beat()
         try:
             self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
+            self._run_clock()
             self._record_fine()
         except RecordError as error:
             self._record_failed(error)
         self._tell_the_record()
-        self._run_clock()
 
     def close(self) -> None:
         """Let the announcer finish what is queued and the writer record it; what cannot be
