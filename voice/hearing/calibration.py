@@ -20,7 +20,7 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Endpointer
 from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.profile import Profile
-from voice.hearing.recognise import UNKNOWN
+from voice.hearing.understanding import UNKNOWN
 
 PAUSE_MARGIN_MS = 50  # the recommended endpoint waits this much longer than the longest pause
 MAX_ENDPOINT_MS = 2000
