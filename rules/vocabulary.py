@@ -59,6 +59,15 @@ class Vocabulary:
                 return None
         return command
 
+    def fold(self, word: str) -> str:
+        """A normalised word as it sounds (Grammar.fold)."""
+        return self._fold(word)
+
+    def commands_of_word(self, folded: str) -> set[Command]:
+        """The commands one of whose phrases holds the word (folded)."""
+        return {command for phrase, command in zip(self._written, self._commands, strict=True)
+                if folded in map(self._fold, phrase)}
+
     def _command(self, sentence: str) -> Command:
         command = self.parse(sentence)
         assert command is not None  # each sentence of the vocabulary is a command
