@@ -24,6 +24,7 @@ from voice.cli import (
     run,
     serve,
     simulate,
+    understand,
 )
 from voice.cli.arguments import Parser, one_line
 from voice.devices import NoDevice
@@ -71,7 +72,7 @@ PIPE_CLOSED = 128 + signal.SIGPIPE
 
 COMMANDS = (
     simulate, resume, matches, export, correct, run, listen, devices, model, serve, demo, config,
-    calibrate,
+    calibrate, understand,
 )
 
 
