@@ -17,12 +17,13 @@ from platformdirs import user_config_path
 from rules.errors import RefereeError
 from rules.vocabulary import DEFAULT_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS
+from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED_VOICES
 from voice.translation import LANGUAGES
 
 APP = "carom-referee"
-ESPEAK_VOICE = "grk/el"
-# espeak-ng's mbrola Greek voices: each needs the mbrola program and its voice data.
-MBROLA_VOICES = {"mb/mb-gr1": "gr1", "mb/mb-gr2": "gr2"}
+# espeak-ng's mbrola Greek voice (mb/mb-gr1 is refused: voice.speaking.drivers.REFUSED_VOICES):
+# it needs the mbrola program and its voice data.
+MBROLA_VOICES = {"mb/mb-gr2": "gr2"}
 MBROLA_DATA = Path("/usr/share/mbrola")
 
 
@@ -47,7 +48,7 @@ def default_path() -> Path:
 def greek_voices() -> list[str]:
     """The Greek voices espeak-ng can use here: its own, and the mbrola ones installed."""
     mbrola = shutil.which("mbrola") is not None
-    return [ESPEAK_VOICE, *(voice for voice, data in MBROLA_VOICES.items()
+    return [GREEK_VOICE_ID, *(voice for voice, data in MBROLA_VOICES.items()
                            if mbrola and (MBROLA_DATA / data).exists())]
 
 
@@ -55,7 +56,8 @@ def greek_voices() -> list[str]:
 class Settings:
     """The values in force (defaults as given here) and, for each one set, its source."""
 
-    voice: str = ESPEAK_VOICE
+    voice: str = GREEK_VOICE_ID
+    driver: str | None = None  # pyttsx3's speech driver; unset: the platform's
     rate: int = 175  # words per minute: espeak-ng's own default (voice.speaking.synthesis.RATE)
     loudness: float = -23.0  # LUFS, integrated, of every announcement (EBU R 128)
     chime: bool = True  # before non-routine announcements: break, extension, winner
@@ -101,19 +103,21 @@ class Key:
     def check(self, value: object, where: str) -> object:
         """`value` if it is allowed (a whole number as a float where one is wanted)."""
         if not self.valid(value):
-            allowed = voice_allowed() if self.name == "voice" else f"allowed: {self.allowed}"
+            allowed = voice_allowed(value) if self.name == "voice" else f"allowed: {self.allowed}"
             raise SettingsError(f"{where}: {self.key} = {toml(value)}: {allowed}")
         if self.name in DEVICES:  # an id may be written as TOML's integer: `mic = 2`
             return str(value)
         return float(value) if isinstance(value, int) and self.name in FLOATS else value
 
 
-def voice_allowed() -> str:
-    """What speech.voice allows here, and how to get the voices that are not installed."""
+def voice_allowed(value: object = None) -> str:
+    """What speech.voice allows here (why `value` is refused, if it is), and how to get the
+    voices that are not installed."""
     missing = [voice for voice in MBROLA_VOICES if voice not in greek_voices()]
-    packages = " ".join(f"mbrola-{MBROLA_VOICES[voice]}" for voice in missing)
-    extra = f" ({', '.join(missing)} need apt-get install mbrola {packages})" if missing else ""
-    return f"allowed: {', '.join(greek_voices())}{extra}"
+    extra = f" ({', '.join(missing)}: {MBROLA_HINT})" if missing else ""
+    refused = REFUSED_VOICES.get(value, "") if isinstance(value, str) else ""
+    refused += "; " if refused else ""
+    return f"{refused}allowed: {', '.join(greek_voices())}{extra}"
 
 
 def _whole(low: int, high: int) -> Callable[[object], bool]:
@@ -137,6 +141,10 @@ DEVICES = {"mic", "pa", "headset"}
 KEYS = {key.name: key for key in (
     Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
         "the Greek voice espeak-ng speaks with"),
+    Key("driver", "speech", " or ".join(f'"{name}"' for name in DRIVERS),
+        lambda v: v in DRIVERS,
+        "pyttsx3's speech engine (unset: espeak on Linux, sapi5 on Windows, nsss on macOS)",
+        example=f'"{DRIVERS[0]}"'),
     Key("rate", "speech", "a whole number of words per minute from 80 to 450", _whole(80, 450),
         "speaking rate, words per minute"),
     Key("loudness", "speech", "LUFS from -40 to -10", _number(-40, -10),

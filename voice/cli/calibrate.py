@@ -182,7 +182,7 @@ def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
 
     mic = Microphone(find_device(settings.mic, "mic", "input"))
     headset = DeviceOutput(find_device(settings.headset, "headset", "output"))
-    voice = Synthesiser(voice=settings.voice, rate=settings.rate)
+    voice = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
     phrases = [s for s in vocabulary.sentences if table is None or table.spell(s)]
     prompt = tomllib.loads(PROMPTS.read_text(encoding="utf-8"))["prompt"]
 

@@ -89,14 +89,15 @@ def run(args: argparse.Namespace) -> int:
         listener = start_listener(
             args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
         )
-        microphone = Microphone(mic)
-        microphone.open()  # a microphone that cannot be opened: no match is created
-        match_id = args.match if setup is None else record.create_match(rules)
-        ledger = LiveLedger(record, match_id, log_to_stderr)
         from voice.speaking.synthesis import Synthesiser
         from voice.speaking.voicing import Voicing
 
-        speech = Synthesiser(voice=settings.voice, rate=settings.rate)
+        # The voice and the microphone before the match: either failing, no match is created.
+        speech = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
+        microphone = Microphone(mic)
+        microphone.open()
+        match_id = args.match if setup is None else record.create_match(rules)
+        ledger = LiveLedger(record, match_id, log_to_stderr)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
         announcer = Announcer(voicing, outputs)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
