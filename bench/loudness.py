@@ -2,9 +2,10 @@
 them (voice.speaking.voicing), measured at the device's rate with pyloudnorm (ITU-R BS.1770).
 
 Three cadre 47/2 matches to 12 between players with varied names, «Μπλόμνταλ» among them
-(spoken forms given): zone terms, LIBRES, TOUCHENT, a break, «για πέντε», the score, the equalising inning, a tie, the extension and the winner;
-PA and headset announcements alike. Also times what levelling adds to a fresh announcement
-(the speech already synthesised): pieces, pause, loudness, true peak, resampling.
+(spoken forms given): zone terms, LIBRES, TOUCHENT, a break, «για πέντε», the score, the
+equalising inning, a tie, the extension and the winner; PA and headset announcements alike.
+Also times what levelling adds to a fresh announcement (the speech already synthesised):
+pieces, pause, loudness, true peak, limiting, resampling.
 
     .venv/bin/python bench/loudness.py [--rate 48000]
 """
