@@ -31,7 +31,7 @@ class Kind(StrEnum):
     BALL_OFF = "ball_off"  # one or more balls left the table
     BREAK = "break"
     BREAK_END = "break_end"
-    TICK = "tick"  # time passed during a break (fed by the live clock, never spoken)
+    TICK = "tick"  # time passed in a break, warm-up or shot (fed by the live clock, never said)
     UNDO = "undo"
     SCORE = "score"  # repeat the score
     STARTS = "starts"  # who breaks (at the start of an extension)
@@ -39,6 +39,7 @@ class Kind(StrEnum):
     WARM_UP_END = "warm_up_end"
     CORRECT = "correct"  # the points of a past inning corrected (the protocol editor)
     INSERT_INNING = "insert_inning"  # a forgotten round inserted: a miss of each player
+    TIME_OUT = "time_out"  # the player at the table takes a time-out (rules.shot_clock)
 
 
 class CommandError(RefereeError, ValueError):
@@ -57,7 +58,7 @@ class Command:
     player: str | None = None  # STARTS, BREAK: the surname named
     balls: tuple[str, ...] = ()  # BALL_OFF: colours that left the table
     covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
-    seconds: float | None = None  # TICK: seconds elapsed since the break started
+    seconds: float | None = None  # TICK: seconds since the break, warm-up or shot started
     frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
     inning: int | None = None  # CORRECT, INSERT_INNING: the inning's number, from 1
     points: int | None = None  # CORRECT: the inning's points as they should be
