@@ -62,6 +62,7 @@ class Command:
     frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
     inning: int | None = None  # CORRECT, INSERT_INNING: the inning's number, from 1
     points: int | None = None  # CORRECT: the inning's points as they should be
+    shot: int | None = None  # TICK of the shot clock: the shot it times (rules.shot_clock)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form holding only the fields that are set."""
@@ -80,6 +81,8 @@ class Command:
             data["inning"] = self.inning
         if self.points is not None:
             data["points"] = self.points
+        if self.shot is not None:
+            data["shot"] = self.shot
         return data
 
     @classmethod
@@ -88,7 +91,7 @@ class Command:
         if not isinstance(data, dict):
             raise CommandError(f"a command must be an object, not {type(data).__name__}")
         unknown = set(data) - {
-            "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points"
+            "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points", "shot"
         }
         if unknown:
             raise CommandError(f"unknown command fields: {sorted(unknown)}")
@@ -120,8 +123,8 @@ class Command:
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
             raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
-        inning, points = _whole(data, "inning"), _whole(data, "points")
-        return cls(kind, player, balls, covered, seconds, frames, inning, points)
+        inning, points, shot = (_whole(data, name) for name in ("inning", "points", "shot"))
+        return cls(kind, player, balls, covered, seconds, frames, inning, points, shot)
 
 
 # A command of its kind alone, as most are: one object each, shared by every record of it.

@@ -379,8 +379,8 @@ def _tick(match: Match, command: Command) -> Result:
     if match.warm_up is not None and command.seconds is not None:
         return warm_up.tick(match, command.seconds)
     pause = match.pause
-    if pause is None and command.seconds is not None:
-        return shot_clock.tick(match, command.seconds, _end_inning)
+    if command.shot is not None:
+        return shot_clock.tick(match, command, _end_inning)
     if pause is None or command.seconds is None:
         return match, []
     if command.seconds >= BREAK_SECONDS:

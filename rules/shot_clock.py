@@ -1,9 +1,9 @@
 """The shot clock and time-outs (UMB three-cushion since 2020), timed by the live loop's clock.
 
 The clock restarts at every recorded stroke outcome and when a player comes to the table; it
-stops during a break, a warm-up, while waiting for who starts and after the match. A TICK's
-`seconds` count from the restart. At zero a time-out left is applied and adds one period;
-with none left the inning ends.
+stops during a break, a warm-up, while waiting for who starts and after the match. A TICK
+names its shot and counts `seconds` from the restart. At zero a time-out left is applied and
+adds one period; with none left the inning ends.
 """
 
 from __future__ import annotations
@@ -68,12 +68,16 @@ def call(match: Match, command: Command) -> Result:
     return _time_out(match, clock, player)
 
 
-def tick(match: Match, seconds: float, end_inning: EndInning) -> Result:
-    """Shot time passing: the warning, then a time-out applied, or the inning's end."""
+def tick(match: Match, command: Command, end_inning: EndInning) -> Result:
+    """Shot time passing: the warning, then a time-out applied, or the inning's end; a tick of
+    another shot (one that came late) changes nothing."""
     clock = match.shot_clock
     player = match.at_table
     period = match.setup.shot_clock
-    if clock is None or player is None or period is None:
+    seconds = command.seconds
+    if clock is None or player is None or period is None or seconds is None:
+        return match, []
+    if command.shot != clock.shot:
         return match, []
     limit = clock.periods * period
     if seconds >= limit:

@@ -11,8 +11,18 @@ from rules.state import Setup, new_match
 from tests.support.match import PLAYERS, A, B, codes, do, say
 
 
-def tick(seconds: float) -> Command:
-    return Command(Kind.TICK, seconds=seconds)
+def tick(seconds: float, shot: int | None = None) -> Command:
+    return Command(Kind.TICK, seconds=seconds, shot=shot)
+
+
+def ticks(match, *seconds: float):
+    """The shot clock's ticks, each naming the shot running when it comes, as the loop's do."""
+    said = []
+    for second in seconds:
+        shot = match.shot_clock.shot if match.shot_clock else None
+        match, out = do(match, tick(second, shot))
+        said.extend(out)
+    return match, said
 
 
 def clocked(time_outs: int | None = None, seconds: int = 30):
@@ -33,17 +43,17 @@ def test_the_clock_starts_at_the_first_stroke_and_restarts_at_every_outcome():
 def test_no_clock_without_the_set_up_saying_so():
     match, _ = say(new_match(Setup("three-cushion", 15, PLAYERS)), "πόντος")
     assert match.shot_clock is None
-    assert do(match, tick(1000)) == (match, [])
+    assert ticks(match, 1000) == (match, [])
 
 
 def test_ten_seconds_before_the_end_a_warning_then_time_up_ends_the_inning():
     match, _ = say(clocked(), "πόντος")
-    match, said = do(match, tick(19))
+    match, said = ticks(match, 19)
     assert said == []
-    match, said = do(match, tick(20), tick(25))
+    match, said = ticks(match, 20, 25)
     assert codes(said) == ["shot_clock_warning"] and said[0].player == A
     assert render(said[0]).channel == "headset"
-    match, said = do(match, tick(30))
+    match, said = ticks(match, 30)
     assert codes(said) == ["shot_clock_expired", "turn"] and said[1].player == B
     assert render(said[0]).channel == "pa"
     assert match.at_table == 1 and list(match.players[0].innings_points) == [1]
@@ -52,13 +62,13 @@ def test_ten_seconds_before_the_end_a_warning_then_time_up_ends_the_inning():
 
 def test_a_time_out_left_is_applied_at_zero_and_adds_a_period():
     match, _ = say(clocked(time_outs=1), "πόντος")
-    match, said = do(match, tick(30))
+    match, said = ticks(match, 30)
     assert codes(said) == ["time_out"] and said[0].player == A
     assert render(said[0]).channel == "pa" and render(said[0]).text == f"τάιμ άουτ, {A}"
     assert match.at_table == 0 and match.players[0].time_outs == 1
-    match, said = do(match, tick(49))
+    match, said = ticks(match, 49)
     assert said == []
-    match, said = do(match, tick(50), tick(60))
+    match, said = ticks(match, 50, 60)
     assert codes(said) == ["shot_clock_warning", "shot_clock_expired", "turn"]
     assert match.at_table == 1
 
@@ -67,7 +77,7 @@ def test_the_referee_calls_a_time_out_until_none_is_left():
     match, _ = say(clocked(time_outs=1), "πόντος")
     match, said = say(match, "τάιμ άουτ")
     assert codes(said) == ["time_out"] and match.shot_clock.periods == 2
-    match, said = do(match, tick(59))
+    match, said = ticks(match, 59)
     assert codes(said) == ["shot_clock_warning"] and match.at_table == 0
     again, said = say(match, "τάιμ άουτ")
     assert again is match and codes(said) == ["refused.no_time_outs"] and said[0].player == A
@@ -89,10 +99,18 @@ def test_a_time_out_is_refused_while_no_clock_runs():
 def test_the_clock_stops_in_a_break_and_restarts_after_it():
     match, _ = say(clocked(), "πόντος", "άστοχο", "διάλειμμα")
     assert match.shot_clock is None and shot_clock.timed(match) == ("break", 1)
-    match, said = do(match, tick(30))
+    match, said = ticks(match, 30)
     assert said == [] and match.at_table == 1  # the break's clock, not the shot's
     match, _ = say(match, "τέλος διαλείμματος")
     assert shot_clock.timed(match)[0] == "shot"
+
+
+def test_a_tick_of_another_shot_or_of_a_break_changes_nothing():
+    match, _ = say(clocked(), "πόντος")
+    shot = match.shot_clock.shot
+    for late in (tick(30), tick(30, shot - 1), tick(30, shot + 1)):
+        assert do(match, late) == (match, [])
+    assert codes(do(match, tick(30, shot))[1]) == ["shot_clock_expired", "turn"]
 
 
 def test_the_clock_stops_when_the_match_is_won():
@@ -104,7 +122,7 @@ def test_the_clock_stops_when_the_match_is_won():
 def test_an_undo_restarts_the_clock_and_drops_the_ticks_of_the_withdrawn_shot():
     match, _ = say(clocked(time_outs=2), "πόντος", "πόντος")
     before = shot_clock.timed(match)
-    match, said = do(match, tick(30))
+    match, said = ticks(match, 30)
     assert match.players[0].time_outs == 1
     match, said = say(match, "διόρθωση")
     assert match.players[0].points == 1 and match.players[0].time_outs == 0
@@ -113,7 +131,7 @@ def test_an_undo_restarts_the_clock_and_drops_the_ticks_of_the_withdrawn_shot():
 
 def test_a_replay_gives_the_same_clock_and_time_outs():
     match, _ = say(clocked(time_outs=1), "πόντος")
-    match, _ = do(match, tick(30), tick(60))
+    match, _ = ticks(match, 30, 60)
     match, _ = say(match, "τάιμ άουτ")
     again = replay(match.setup, match.history)
     assert again.shot_clock == match.shot_clock

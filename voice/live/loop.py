@@ -197,10 +197,10 @@ class LiveLoop:
         now = self.clock()
         if self._stopwatch.follow(self.ledger.match, now, self.ledger.break_started):
             self._last_tick = now - TICK_SECONDS  # a new one: its first tick at once
-        seconds = self._stopwatch.seconds(now)
-        if seconds is not None and now - self._last_tick >= TICK_SECONDS:
+        tick = self._stopwatch.tick(now)
+        if tick is not None and now - self._last_tick >= TICK_SECONDS:
             self._last_tick = now
-            self._take(Command(Kind.TICK, seconds=seconds))
+            self._take(tick)
 
     def _take(self, command: Command) -> bool:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules.command import Command, Kind
 from rules.shot_clock import timed
 from rules.state import Match
 
@@ -33,6 +34,9 @@ class Stopwatch:
             self.since = now if key[0] == "shot" or recorded is None else recorded()
         return new
 
-    def seconds(self, now: float) -> float | None:
-        """The seconds since what runs began, at `now`; None when nothing is timed."""
-        return None if self.since is None else max(0.0, now - self.since)
+    def tick(self, now: float) -> Command | None:
+        """The clock's TICK at `now` (a shot's names the shot); None when nothing is timed."""
+        if self.since is None or self.key is None:
+            return None
+        shot = self.key[1] if self.key[0] == "shot" else None
+        return Command(Kind.TICK, seconds=max(0.0, now - self.since), shot=shot)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from phrases.render import Utterance
-from rules.command import Command, Kind
 from rules.errors import RefereeError
 from voice.live.stopwatch import Stopwatch
 from voice.match_record.ledger import Ledger
@@ -45,9 +44,9 @@ def play_transcript(ledger: Ledger, lines: Iterable[str], voice: Printer, where:
                 watch.follow(ledger.match, now)
             for _ in range(passing or 0):
                 now += 1
-                seconds = watch.seconds(now)
-                if seconds is not None:
-                    _voiced(ledger, ledger.command(Command(Kind.TICK, seconds=seconds)), voice)
+                tick = watch.tick(now)
+                if tick is not None:
+                    _voiced(ledger, ledger.command(tick), voice)
                 watch.follow(ledger.match, now)
     except UnicodeDecodeError as error:
         raise TranscriptError(
