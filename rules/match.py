@@ -376,11 +376,11 @@ def _break_end(match: Match, command: Command) -> Result:
 
 def _tick(match: Match, command: Command) -> Result:
     """Break, warm-up or shot time passing: the warnings, then the end."""
+    if command.shot is not None:
+        return shot_clock.tick(match, command, _end_inning)
     if match.warm_up is not None and command.seconds is not None:
         return warm_up.tick(match, command.seconds)
     pause = match.pause
-    if command.shot is not None:
-        return shot_clock.tick(match, command, _end_inning)
     if pause is None or command.seconds is None:
         return match, []
     if command.seconds >= BREAK_SECONDS:
