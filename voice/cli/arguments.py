@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeAlias, TypeVar
 from rules.discipline import DISCIPLINES
 from rules.errors import RefereeError
 from rules.normalise import normalise
+from rules.shot_clock import WARNING_BEFORE
 from rules.state import WARM_UP_SECONDS, OnTie, Setup
 from voice import devices
 from voice.hearing.phrase_table import PhraseTable
@@ -78,7 +79,8 @@ def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) 
 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
-    """The competition format: --innings, --on-tie, --warm-up; --table, --referee."""
+    """The competition format: --innings, --on-tie, --warm-up, --shot-clock, --time-outs,
+    --no-equalising; --table, --referee."""
     parser.add_argument("--innings", type=positive, metavar="N",
                         help=_("an innings limit: the match ends when both have played N innings"))
     parser.add_argument("--on-tie", choices=list(OnTie), default=OnTie.EXTENSION,
@@ -87,6 +89,15 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
                         default=WARM_UP_SECONDS // 60,
                         help=f"how long a warm-up lasts (default: {WARM_UP_SECONDS // 60})")
+    parser.add_argument("--shot-clock", type=positive, metavar="SECONDS",
+                        help=_("a shot clock: SECONDS per shot (UMB three-cushion: 30), a warning "
+                               "{seconds} s before the end").format(seconds=WARNING_BEFORE))
+    parser.add_argument("--time-outs", type=whole, metavar="N",
+                        help=_("with --shot-clock: time-outs per player, each one more period "
+                               "(UMB: 3 in matches to 25-35 points, 4 to 40-50)"))
+    parser.add_argument("--no-equalising", dest="equalising", action="store_false",
+                        help=_("knock-out: the first to his distance wins at once, without the "
+                               "equalising inning"))
     parser.add_argument("--table", help=_("the table played on, for the protocol"))
     parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
 
@@ -124,6 +135,11 @@ def positive(text: str) -> int:
     return within(text, int, 1, None, "a whole number from 1")
 
 
+def whole(text: str) -> int:
+    """An argparse type: a whole number from 0."""
+    return within(text, int, 0, None, "a whole number from 0")
+
+
 def formats(args: argparse.Namespace) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s) and the format arguments."""
     given = args.distance
@@ -135,6 +151,9 @@ def formats(args: argparse.Namespace) -> dict[str, Any]:
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
+        "shot_clock": args.shot_clock,
+        "time_outs": args.time_outs,
+        "equalising": args.equalising,
     }
 
 

@@ -11,6 +11,7 @@ from rules.vocabulary import Vocabulary
 from voice.cli.arguments import (
     Subcommands,
     UsageError,
+    add_command,
     add_phrase_table_argument,
     add_settings_arguments,
     add_threshold_argument,
@@ -20,21 +21,23 @@ from voice.cli.arguments import (
 )
 from voice.cli.listen import PLACEHOLDER_PLAYERS
 from voice.hearing.understanding import understand
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `understand` to the command line."""
-    parser = sub.add_parser(
-        "understand", help="map recogniser transcripts, one a line, to the commands the live "
-        "loop would act on (one JSON object a line)"
-    )
-    parser.add_argument("--input", help="UTF-8 file, one transcript a line "
-                        "(default: standard input)")
+    parser = add_command(sub, "understand", _(
+        "map recogniser transcripts, one a line, to the commands the live loop would act on "
+        "(one JSON object a line)"
+    ))
+    parser.add_argument("--input", help=_("UTF-8 file, one transcript a line "
+                                          "(default: standard input)"))
     parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
-                        help="whose phrases to expect (default: libre)")
-    parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B"; each may add '
-                        'how it is said: "Jaspers=Γιάσπερς,Β" (default: '
-                        f"{','.join(PLACEHOLDER_PLAYERS)})")
+                        help=_("whose phrases to expect (default: libre)"))
+    parser.add_argument("--players", help=_(
+        'the two surnames, "SURNAME_A,SURNAME_B"; each may add how it is said: '
+        '"Jaspers=Γιάσπερς,Β" (default: {players})'
+    ).format(players=",".join(PLACEHOLDER_PLAYERS)))
     add_threshold_argument(parser)
     add_settings_arguments(parser, endpoint=False)
     add_phrase_table_argument(parser)

@@ -14,6 +14,7 @@ from phrases.render import Utterance, render
 from rules.announcement import CONFIRMED_BY_NAME, NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
 from voice.live.echo import EchoGuard
+from voice.live.stopwatch import Stopwatch
 from voice.match_record.database import RecordError
 from voice.match_record.ledger import LiveLedger
 from voice.match_record.writer import LATE_SECONDS
@@ -22,7 +23,7 @@ from voice.speaking.announcer import Speaker
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
 
-TICK_SECONDS = 1.0  # how often the break clock is read while a break is on
+TICK_SECONDS = 1.0  # how often the clock is read while a warm-up, a break or a shot is timed
 OVERFLOW_LOG_SECONDS = 10.0  # at most one line about overflows this often
 
 
@@ -83,7 +84,7 @@ class LiveLoop:
         self._rewrites = 0  # the record's write-backs told to the referee
         self._record_fault: str | None = None  # the loop's last fault reading the record
         self._early_taken = False  # the early commit in progress was accepted by the rules
-        self._break_started: float | None = None  # POSIX seconds, from the record
+        self._stopwatch = Stopwatch()  # the warm-up, break or shot being timed
         self._last_tick = 0.0
         self._overflow_logged = -OVERFLOW_LOG_SECONDS
         self._mic_lost = False
@@ -114,7 +115,7 @@ class LiveLoop:
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, follow the record, tell the referee how recording
-        goes, and run the break clock (Article 5)."""
+        goes, and run the clock (the break of Article 5, the warm-up, the shot clock)."""
         self._beat()
         try:
             self.ledger.refresh()  # a control panel may have recorded events (a break) meanwhile
@@ -192,18 +193,14 @@ class LiveLoop:
             self.announcer.say([render(Announcement(Code.RECORD_WRITTEN_BACK))])
 
     def _run_clock(self) -> None:
-        """While a break is on, feed the rules the seconds since its recorded start."""
-        if self.ledger.match.pause is None and self.ledger.match.warm_up is None:
-            self._break_started = None  # the clock runs for a break or a warm-up
-            return
+        """While a warm-up, a break or a shot is timed, feed the rules the seconds it has run."""
         now = self.clock()
-        if self._break_started is None:
-            self._break_started = self.ledger.break_started()
-            self._last_tick = now - TICK_SECONDS
-        if now - self._last_tick >= TICK_SECONDS and self._break_started is not None:
+        if self._stopwatch.follow(self.ledger.match, now, self.ledger.break_started):
+            self._last_tick = now - TICK_SECONDS  # a new one: its first tick at once
+        tick = self._stopwatch.tick(now)
+        if tick is not None and now - self._last_tick >= TICK_SECONDS:
             self._last_tick = now
-            seconds = max(0.0, now - self._break_started)
-            self._take(Command(Kind.TICK, seconds=seconds))
+            self._take(tick)
 
     def _take(self, command: Command) -> bool:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""

@@ -465,9 +465,11 @@ def formats(setup: Setup) -> dict[str, Any]:
         data["on_tie"] = str(setup.on_tie)
     if setup.warm_up_seconds != WARM_UP_SECONDS:
         data["warm_up_seconds"] = setup.warm_up_seconds
-    for name in ("table", "referee"):
+    for name in ("table", "referee", "shot_clock", "time_outs"):
         if getattr(setup, name) is not None:
             data[name] = getattr(setup, name)
+    if not setup.equalising:
+        data["equalising"] = False
     return data
 
 
@@ -481,6 +483,9 @@ def formats_from(data: dict[str, Any]) -> dict[str, Any]:
         "warm_up_seconds": data.get("warm_up_seconds", WARM_UP_SECONDS),
         "table": data.get("table"),
         "referee": data.get("referee"),
+        "shot_clock": data.get("shot_clock"),
+        "time_outs": data.get("time_outs"),
+        "equalising": data.get("equalising", True),
     }
 
 
