@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -42,6 +43,7 @@ DISTANCE = 25
 KILLS_PER_MATCH = 10
 MAX_PHRASES = 40
 LINE_SECONDS = 30.0  # a child that says nothing for this long has stalled
+REFEREE = ("-m", "voice.cli.main")  # what `Child` runs unless told otherwise
 COMMON = [("πόντος", 40), ("άστοχο", 20), ("διόρθωση", 7), ("σκορ", 3)]
 
 
@@ -70,11 +72,12 @@ class Figures:
 
 
 class Child:
-    """`referee` in a subprocess whose standard output is read line by line on a thread."""
+    """`referee` (or the Python script `program`) in a subprocess whose standard output is read
+    line by line on a thread."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], program: tuple[str, ...] = REFEREE) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "voice.cli.main", *args],
+            [sys.executable, *program, *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, encoding="utf-8",
         )
@@ -300,17 +303,30 @@ class Soak:
         self.heard |= unheard  # counted once
 
 
-def main() -> int:
-    """Run the soak and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kills", type=int, default=500, help="SIGKILLs to survive (500)")
+def arguments(description: str) -> argparse.ArgumentParser:
+    """The options every soak takes: --seed and --dir."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seed", type=int, default=1, help="the random seed (1)")
     parser.add_argument("--dir", type=Path, help="where the record goes (default: a temp dir)")
+    return parser
+
+
+@contextlib.contextmanager
+def folder(given: Path | None, prefix: str) -> Iterator[Path]:
+    """Where the soak keeps its record: `given` (made if missing), or a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as temporary:
+        chosen = (given or Path(temporary)).resolve()
+        chosen.mkdir(parents=True, exist_ok=True)
+        yield chosen
+
+
+def main() -> int:
+    """Run the soak and print its figures."""
+    parser = arguments(__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=500, help="SIGKILLs to survive (500)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="kill-soak-") as temporary:
-        folder = args.dir or Path(temporary)
-        folder.mkdir(parents=True, exist_ok=True)
-        figures = Soak(folder / "matches.sqlite3", args.seed).run(args.kills)
+    with folder(args.dir, "kill-soak-") as where:
+        figures = Soak(where / "matches.sqlite3", args.seed).run(args.kills)
     print(json.dumps(asdict(figures), indent=2))
     return 1 if figures.failures() else 0
 

@@ -1,10 +1,11 @@
 """How even the PA is: a whole match's announcements, as espeak-ng says them and as the PA plays
 them (voice.speaking.voicing), measured at the device's rate with pyloudnorm (ITU-R BS.1770).
 
-A cadre 47/2 match to 12 between two players with spoken forms: zone terms, LIBRES, TOUCHENT,
-a break, «για πέντε», the score, the equalising inning, a tie, the extension and the winner;
-PA and headset announcements alike. Also times what levelling adds to a fresh announcement
-(the speech already synthesised): pieces, pause, loudness, true peak, resampling.
+Three cadre 47/2 matches to 12 between players with varied names, «Μπλόμνταλ» among them
+(spoken forms given): zone terms, LIBRES, TOUCHENT, a break, «για πέντε», the score, the
+equalising inning, a tie, the extension and the winner; PA and headset announcements alike.
+Also times what levelling adds to a fresh announcement (the speech already synthesised):
+pieces, pause, loudness, true peak, limiting, resampling.
 
     .venv/bin/python bench/loudness.py [--rate 48000]
 """
@@ -27,8 +28,12 @@ from voice.speaking.loudness import true_peak
 from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing
 
-SETUP = Setup("cadre-47-2", 12, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"),
-              spoken=("Παπαδόπουλος", "Γιάσπερς"))
+# Varied names: short and long, and «Μπλόμνταλ», whose plosive peaks meet the ceiling first.
+SETUPS = [
+    Setup("cadre-47-2", 12, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"), spoken=("Παπαδόπουλος", "Γιάσπερς")),
+    Setup("cadre-47-2", 12, ("Μπλόμνταλ", "Ζα"), spoken=("Μπλόμνταλ", "Ζα")),
+    Setup("cadre-47-2", 12, ("Χατζηγεωργίου", "Σάγιεκ"), spoken=("Χατζηγεωργίου", "Σάγιεκ")),
+]
 SCRIPT = list(transcript_phrases(
     (Path(__file__).parents[1] / "tests" / "data" / "cadre_match.txt")
     .read_text(encoding="utf-8").splitlines()
@@ -39,8 +44,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=int, default=48000, help="the output device's rate")
     rate = parser.parse_args().rate
-    session = Session(new_match(SETUP))
-    said = [u for text in SCRIPT for u in session.hear(text)]
+    said = [u for setup in SETUPS for session in [Session(new_match(setup))]
+            for text in SCRIPT for u in session.hear(text)]
     speech, meter = Synthesiser(), pyloudnorm.Meter(rate)
     raw, levelled, peaks, clipped, costs = [], [], [], 0, []
     for utterance in said:

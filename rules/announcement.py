@@ -39,6 +39,9 @@ class Code(StrEnum):
     WARM_UP_START = "warm_up_start"
     WARM_UP_WARNING = "warm_up_warning"  # one minute of the warm-up left
     WARM_UP_END = "warm_up_end"
+    SHOT_CLOCK_WARNING = "shot_clock_warning"  # ten seconds of the shot left
+    SHOT_CLOCK_EXPIRED = "shot_clock_expired"  # no time and no time-out left: the inning ends
+    TIME_OUT = "time_out"  # a time-out taken, called or applied at zero
 
 
 class Reason(StrEnum):
@@ -67,6 +70,8 @@ class Reason(StrEnum):
     CHANGES_END = "changes_end"  # … would change who reached the distance, or make a tie
     BEFORE_EXTENSION = "before_extension"  # … of an inning before the extension being played
     OVER_LIMIT = "over_limit"  # an inserted inning beyond the innings limit
+    NO_SHOT_CLOCK = "no_shot_clock"  # a time-out while no shot clock runs
+    NO_TIME_OUTS = "no_time_outs"  # … with none left
 
 
 class Form(StrEnum):

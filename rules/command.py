@@ -31,7 +31,7 @@ class Kind(StrEnum):
     BALL_OFF = "ball_off"  # one or more balls left the table
     BREAK = "break"
     BREAK_END = "break_end"
-    TICK = "tick"  # time passed during a break (fed by the live clock, never spoken)
+    TICK = "tick"  # time passed in a break, warm-up or shot (fed by the live clock, never said)
     UNDO = "undo"
     SCORE = "score"  # repeat the score
     STARTS = "starts"  # who breaks (at the start of an extension)
@@ -39,6 +39,7 @@ class Kind(StrEnum):
     WARM_UP_END = "warm_up_end"
     CORRECT = "correct"  # the points of a past inning corrected (the protocol editor)
     INSERT_INNING = "insert_inning"  # a forgotten round inserted: a miss of each player
+    TIME_OUT = "time_out"  # the player at the table takes a time-out (rules.shot_clock)
 
 
 class CommandError(RefereeError, ValueError):
@@ -58,10 +59,11 @@ class Command:
     player: str | None = None  # STARTS, BREAK: the surname named
     balls: tuple[str, ...] = ()  # BALL_OFF: colours that left the table
     covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
-    seconds: float | None = None  # TICK: seconds elapsed since the break started
+    seconds: float | None = None  # TICK: seconds since the break, warm-up or shot started
     frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
     inning: int | None = None  # CORRECT, INSERT_INNING: the inning's number, from 1
     points: int | None = None  # CORRECT: the inning's points as they should be
+    shot: int | None = None  # TICK of the shot clock: the shot it times (rules.shot_clock)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form holding only the fields that are set.
@@ -86,6 +88,8 @@ class Command:
             data["inning"] = self.inning
         if self.points is not None:
             data["points"] = self.points
+        if self.shot is not None:
+            data["shot"] = self.shot
         return data
 
     @classmethod
@@ -94,7 +98,7 @@ class Command:
         if not isinstance(data, dict):
             raise CommandError(f"a command must be an object, not {type(data).__name__}")
         unknown = set(data) - {
-            "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points"
+            "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points", "shot"
         }
         if unknown:
             raise CommandError(f"unknown command fields: {sorted(unknown)}")
@@ -126,8 +130,8 @@ class Command:
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
             raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
-        inning, points = _whole(data, "inning"), _whole(data, "points")
-        return cls(kind, player, balls, covered, seconds, frames, inning, points)
+        inning, points, shot = (_whole(data, name) for name in ("inning", "points", "shot"))
+        return cls(kind, player, balls, covered, seconds, frames, inning, points, shot)
 
 
 # A command of its kind alone, as most are: one object each, shared by every record of it.

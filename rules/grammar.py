@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +22,7 @@ BALLS_SLOT = "{balls}"
 FRAMES_SLOT = "{frames}"
 SLOTS = (PLAYER_SLOT, BALLS_SLOT, FRAMES_SLOT)
 NAME_SCORE = 80  # rapidfuzz ratio a heard surname needs to count as a player's
+_DOUBLED = re.compile(r"(.)\1+")
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,8 @@ class Phrase:
 
 @dataclass(frozen=True)
 class Grammar:
-    """The phrases, number words, ball colours and fillers of `grammar.toml`."""
+    """The phrases, number words, ball colours, fillers, hesitations and sound-alike spellings
+    of `grammar.toml`."""
 
     phrases: tuple[Phrase, ...]
     numbers: dict[str, str]
@@ -44,10 +47,18 @@ class Grammar:
     written_balls: tuple[str, ...]
     cover: tuple[str, ...]
     fillers: frozenset[str]
+    hesitations: frozenset[str]
+    sound_alike: tuple[tuple[str, str], ...]
 
     def words(self, text: str) -> list[str]:
         """The normalised words of `text`, with number words as digits."""
         return [self.numbers.get(w, w) for w in normalise(text).split()]
+
+    def fold(self, word: str) -> str:
+        """A normalised word spelled as it sounds: sound-alike letters as one, doubled once."""
+        for spelling, sound in self.sound_alike:
+            word = word.replace(spelling, sound)
+        return _DOUBLED.sub(r"\1", word)
 
     def parse(
         self, text: str, players: tuple[str, ...], spoken: tuple[str, ...] = ()
@@ -190,6 +201,8 @@ def load(text: str) -> Grammar:
         written_balls=tuple(data["balls"]),
         cover=words(data["cover"]["say"]),
         fillers=frozenset(normalise(w) for w in data["fillers"]),
+        hesitations=frozenset(normalise(w) for w in data["hesitations"]),
+        sound_alike=tuple((normalise(a), normalise(b)) for a, b in data["sound_alike"]),
     )
 
 

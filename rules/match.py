@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from rules import corrections, innings_limit, spots, warm_up, zones
+from rules import corrections, innings_limit, shot_clock, spots, warm_up, zones
 from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
 from rules.errors import RefereeError
@@ -56,6 +56,8 @@ def apply(match: Match, command: Command) -> Result:
         new, said = _PLAYS[command.kind](match, command, player)
     else:
         new, said = _HANDLERS[command.kind](match, command)
+    if new is not match:
+        new = shot_clock.follow(match, new, command)
     if new is not match and command.kind is not Kind.UNDO:
         new = evolve(new, history=match.history.then(command, match))
     return new, said
@@ -265,17 +267,22 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
     match = evolve(match, players=_with(match.players, current, innings))
     if current == match.phase.breaker:
         equalising = _reached(match, current)
+        if equalising and not match.setup.equalising:
+            return _won(match, current, said)  # knock-out: no equalising inning
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
     # `current` did not break, so `other` did: both have now played the same innings.
     if _reached(match, current) and _reached(match, other):
         return _extension(match, said)
     if _reached(match, current) or _reached(match, other):
-        winner = current if _reached(match, current) else other
-        done = evolve(match, at_table=None, winner=winner, run=0, touchent=False)
-        return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
+        return _won(match, current if _reached(match, current) else other, said)
     if innings_limit.reached(match):
         return _at_limit(match, said)
     return _start_inning(match, other, said, None)
+
+
+def _won(match: Match, winner: int, said: list[Announcement]) -> Result:
+    done = evolve(match, at_table=None, winner=winner, run=0, touchent=False)
+    return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
 
 
 def _at_limit(match: Match, said: list[Announcement]) -> Result:
@@ -379,7 +386,9 @@ def _break_end(match: Match, command: Command) -> Result:
 
 
 def _tick(match: Match, command: Command) -> Result:
-    """Break or warm-up time passing: the one-minute warning, then the end."""
+    """Break, warm-up or shot time passing: the warnings, then the end."""
+    if command.shot is not None:
+        return shot_clock.tick(match, command, _end_inning)
     if match.warm_up is not None and command.seconds is not None:
         return warm_up.tick(match, command.seconds)
     pause = match.pause
@@ -405,7 +414,7 @@ def _undo(match: Match, command: Command) -> Result:
     """Withdraw the last recorded event (not the clock's), say what went.
 
     The rest is replayed from the checkpoint before it: fewer than CHECKPOINT_EVERY commands,
-    and the clock's ticks after it.
+    and the break's or warm-up's ticks after it.
     """
     entries = match.history.entries()
     ticks = []
@@ -422,8 +431,11 @@ def _undo(match: Match, command: Command) -> Result:
         checkpoint = checkpoint.earlier
         kept.append(checkpoint.command)
     new = checkpoint.before
-    for earlier in [*reversed(kept), *reversed(ticks)]:
+    for earlier in reversed(kept):
         new, _ = apply(new, earlier)
+    for tick in reversed(ticks):  # the break's or warm-up's clock; a shot's went with its shot
+        if new.pause is not None or new.warm_up is not None:
+            new, _ = apply(new, tick)
     withdrawn = last.command
     named = Announcement(Code.WITHDRAWN, player=withdrawn.player, variant=withdrawn.kind)
     return new, [named, _scores(new, Form.UNDO)]
@@ -515,4 +527,5 @@ _HANDLERS: dict[Kind, Callable[[Match, Command], Result]] = {
     Kind.WARM_UP_END: warm_up.end,
     Kind.CORRECT: _correct,
     Kind.INSERT_INNING: _insert_inning,
+    Kind.TIME_OUT: shot_clock.call,
 }

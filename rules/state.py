@@ -17,6 +17,8 @@ MAX_DISTANCE = 10_000
 MAX_INNINGS = 1_000  # the longest innings limit a set-up may fix
 WARM_UP_SECONDS = 5 * 60  # the warm-up before the match, unless the set-up says otherwise
 MAX_WARM_UP_SECONDS = 60 * 60
+MAX_SHOT_CLOCK = 10 * 60  # the longest shot-clock period a set-up may fix, in seconds
+MAX_TIME_OUTS = 10  # the most time-outs per player a set-up may fix
 
 
 class OnTie(StrEnum):
@@ -45,6 +47,9 @@ class Setup:
     warm_up_seconds: int = WARM_UP_SECONDS
     table: str | None = None  # for the protocol: the table played on
     referee: str | None = None  # for the protocol: the referee's name
+    shot_clock: int | None = None  # seconds per shot (rules.shot_clock); None: no shot clock
+    time_outs: int | None = None  # time-outs per player under the shot clock
+    equalising: bool = True  # False (knock-out): the first to his distance wins at once
     # How each surname is said (the TTS voices it, the grammar hears it); empty: as written.
     spoken: tuple[str, ...] = ()
 
@@ -89,9 +94,11 @@ class Setup:
             data["on_tie"] = str(self.on_tie)
         if self.warm_up_seconds != WARM_UP_SECONDS:
             data["warm_up_seconds"] = self.warm_up_seconds
-        for name in ("table", "referee"):
+        for name in ("table", "referee", "shot_clock", "time_outs"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if not self.equalising:
+            data["equalising"] = False
         return data
 
     @classmethod
@@ -108,6 +115,9 @@ class Setup:
                 warm_up_seconds=data.get("warm_up_seconds", WARM_UP_SECONDS),
                 table=data.get("table"),
                 referee=data.get("referee"),
+                shot_clock=data.get("shot_clock"),
+                time_outs=data.get("time_outs"),
+                equalising=data.get("equalising", True),
                 spoken=tuple(data.get("spoken", ())),
             )
         except KeyError as error:
@@ -162,6 +172,23 @@ class Setup:
                 f"the warm-up must last 1 to {MAX_WARM_UP_SECONDS} seconds, "
                 f"not {self.warm_up_seconds!r}"
             )
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        """The shot clock, its time-outs and the equalising inning."""
+        if self.shot_clock is not None and not _whole_in(self.shot_clock, 1, MAX_SHOT_CLOCK):
+            raise SetupError(
+                f"the shot clock must be 1 to {MAX_SHOT_CLOCK} seconds, not {self.shot_clock!r}"
+            )
+        if self.time_outs is not None:
+            if self.shot_clock is None:
+                raise SetupError("time-outs need a shot clock: give its seconds too")
+            if not _whole_in(self.time_outs, 0, MAX_TIME_OUTS):
+                raise SetupError(
+                    f"the time-outs must be 0 to {MAX_TIME_OUTS}, not {self.time_outs!r}"
+                )
+        if not isinstance(self.equalising, bool):
+            raise SetupError(f"the equalising inning is played or not, not {self.equalising!r}")
 
 
 def _whole_in(value: object, low: int, high: int) -> bool:
@@ -177,6 +204,7 @@ class PlayerState:
     innings: int = 0
     highest_run: int = 0
     break_taken: bool = False
+    time_outs: int = 0  # the time-outs used
     # The points of each finished inning, in order; shared with the states before this one.
     innings_points: Series[int] = Series()
 
@@ -207,6 +235,15 @@ class WarmUp:
     """A player's warm-up before the match, in progress."""
 
     player: int
+    warned: bool = False
+
+
+@dataclass(frozen=True)
+class ShotClock:
+    """The shot clock running for the player at the table (rules.shot_clock)."""
+
+    shot: int  # counts the restarts: the live clock times each shot from its own start
+    periods: int = 1  # one, and one more for each time-out in this shot
     warned: bool = False
 
 
@@ -302,6 +339,7 @@ class Match:
     winner: int | None = None
     drawn: bool = False  # the innings limit reached on equal points, with `OnTie.DRAW`
     warm_up: WarmUp | None = None
+    shot_clock: ShotClock | None = None
     history: History = field(default_factory=History, repr=False)
 
     @property

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz, process
+from functools import cache
 
+from rules.alignment import MAX_SKIPPED, align
 from rules.command import Command
 from rules.discipline import Discipline
 from rules.grammar import BALLS_SLOT, grammar
+from rules.normalise import normalise
 
 DEFAULT_THRESHOLD = 80.0  # the confidence below which free-form text is not acted on
 MIN_THRESHOLD, MAX_THRESHOLD = 0.0, 100.0  # rapidfuzz's scores: the thresholds that mean one
-EXTRA_WORD_PENALTY = 10.0  # score lost for each heard word left out of the match
 AMBIGUITY_MARGIN = 5.0  # a runner-up command this close makes the text ambiguous
-MAX_WORDS = 10  # a longer utterance is no command; don't search its spans
+MAX_WORDS = 10  # a longer utterance is no command; don't compare it
 
 
 class Vocabulary:
@@ -27,7 +28,10 @@ class Vocabulary:
         self._grammar = grammar()
         self.sentences = self._grammar.sentences(players, rules, spoken)
         self._words = [tuple(self._grammar.words(s)) for s in self.sentences]
-        self._keys = ["".join(w) for w in self._words]
+        self._written = [tuple(normalise(s).split()) for s in self.sentences]
+        self._fold = cache(self._grammar.fold)
+        self._hesitations = frozenset(map(self._fold, self._grammar.hesitations))
+        self._commands = [self._command(sentence) for sentence in self.sentences]
         self._open_ended = {
             " ".join(p.words) for p in self._grammar.phrases if p.slot == BALLS_SLOT
         }
@@ -56,32 +60,48 @@ class Vocabulary:
                 return None
         return command
 
-    def nearest(self, text: str) -> tuple[Command | None, float]:
-        """The most likely command in free-form text, with a 0–100 confidence.
+    def fold(self, word: str) -> str:
+        """A normalised word as it sounds (Grammar.fold)."""
+        return self._fold(word)
 
-        Tries every run of consecutive heard words (extra words cost a penalty each), exactly
-        first, then by similarity with spaces ignored, so merged or split words still match.
-        When another command scores almost as well, the text is ambiguous: no command.
+    def commands_of_word(self, folded: str) -> set[Command]:
+        """The commands one of whose phrases holds the word (folded)."""
+        return {command for phrase, command in zip(self._written, self._commands, strict=True)
+                if folded in map(self._fold, phrase)}
+
+    def _command(self, sentence: str) -> Command:
+        command = self.parse(sentence)
+        assert command is not None  # each sentence of the vocabulary is a command
+        return command
+
+    def nearest(self, text: str) -> tuple[Command | None, float]:
+        """The command free-form text means, with a 0–100 confidence; None when unsure.
+
+        The whole utterance must be the command: every heard word is matched with a word of one
+        of its phrases (or with several written together, or is one of at most two hesitations),
+        and every word of that phrase is heard; words are compared as they sound (Grammar.fold).
+        The confidence is the worst-heard word's similarity. When another command matches almost
+        as well, the text is ambiguous: no command.
         """
-        heard = self._grammar.words(text)
+        words = self._grammar.words(text)
+        heard = [w for i, w in enumerate(words) if i == 0 or w != words[i - 1]]  # «φάουλ φάουλ»
         if not heard or len(heard) > MAX_WORDS:
             return None, 0.0
-        scores: dict[Command | None, float] = {}
-        for start in range(len(heard)):
-            for end in range(start + 1, len(heard) + 1):
-                penalty = EXTRA_WORD_PENALTY * (len(heard) - (end - start))
-                span = " ".join(heard[start:end])
-                command = self.parse(span)
-                score = 100.0
-                if command is None:
-                    found = process.extractOne(
-                        span.replace(" ", ""), self._keys, scorer=fuzz.ratio
-                    )
-                    command = self.parse(self.sentences[found[2]])
-                    score = found[1]
-                scores[command] = max(scores.get(command, 0.0), score - penalty)
+        spoken = [w for w in heard if self._fold(w) not in self._hesitations]
+        if len(heard) - len(spoken) <= MAX_SKIPPED and spoken:
+            exact = self.parse(" ".join(spoken))
+            if exact is not None:
+                return exact, 100.0
+        scores: dict[Command, float] = {}
+        # Compared as written: a digit as its number word, as the phrases spell it.
+        written = [normalise(self._grammar.number_words.get(w, w)) for w in heard]
+        for phrase, command in zip(self._written, self._commands, strict=True):
+            score = align(written, phrase, self._hesitations, self._fold)
+            if score is not None and score > scores.get(command, -1.0):
+                scores[command] = score
+        if not scores:
+            return None, 0.0
         ranked = sorted(scores.values(), reverse=True)
-        best = max(scores, key=scores.__getitem__)
         if len(ranked) > 1 and ranked[0] - ranked[1] < AMBIGUITY_MARGIN:
             return None, ranked[0]
-        return best, ranked[0]
+        return max(scores, key=scores.__getitem__), ranked[0]

@@ -5,7 +5,7 @@ set -euo pipefail
 
 APT_PACKAGES=(espeak-ng libespeak-ng1 libportaudio2 sox python3-venv chromium chromium-driver fonts-dejavu-core poppler-utils openssl)
 PYTHON="${PYTHON:-python3}"
-extras="test,vosk-test"
+extras="test,vosk-test,docs"
 
 usage() {
     echo "usage: $0 [--no-test-model]"
@@ -14,7 +14,7 @@ usage() {
 
 for arg in "$@"; do
     case "$arg" in
-        --no-test-model) extras="test" ;;
+        --no-test-model) extras="test,docs" ;;
         -h | --help) usage; exit 0 ;;
         *) echo "setup: unknown option: $arg" >&2; usage >&2; exit 2 ;;
     esac
@@ -46,8 +46,8 @@ else
         exit 1
     fi
     echo "setup: installing system packages: ${missing[*]}"
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${APT_PACKAGES[@]}"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "${APT_PACKAGES[@]}"
 fi
 
 if ! command -v "$PYTHON" >/dev/null; then

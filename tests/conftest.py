@@ -33,9 +33,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _records_stay_out_of_the_home(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Tests pass --db explicitly; should one forget, it records in a temporary data directory.
-    The hall's settings file is looked for in an empty config directory, so defaults apply."""
+    The hall's settings file is looked for in an empty config directory, so defaults apply;
+    messages are in English (LANGUAGE=en, which gettext reads before LC_ALL and LANG)."""
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
+    # The command line speaks the locale's language: tests read English whatever the machine's.
+    os.environ["LANGUAGE"] = "en"
 
 
 @pytest.fixture(scope="session")

@@ -53,11 +53,13 @@ def test_layers_override_in_order_and_remember_where_each_value_came_from(tmp_pa
     ("[speech]\nchime = 1\n", "speech.chime = 1: allowed: true or false"),
     ("[hearing]\nendpoint_ms = 20\n",
      "hearing.endpoint_ms = 20: allowed: milliseconds from 50 to 2000"),
-    ('[devices]\nmic = " "\n', 'devices.mic = " ": allowed: a device id or part of its name'),
-    ("[speech]\nvolume = 3\n", "unknown key speech.volume; [speech] holds voice, rate, loudness"),
+    ('[devices]\nmic = " "\n',
+     'devices.mic = " ": allowed: a device id (2 or "2") or part of its name'),
+    ("[speech]\nvolume = 3\n",
+     "unknown key speech.volume; [speech] holds voice, driver, rate, loudness"),
     ("[hearing]\nrate = 175\n", "unknown key hearing.rate; [hearing] holds echo_guard_ms"),
     ("threshold = 70\n", "unknown section or key 'threshold'; the sections are devices, "
-     "headset, hearing, speech"),
+     "headset, hearing, messages, speech"),
     ("[hearing\n", "is not TOML: "),
 ])
 def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
@@ -75,20 +77,41 @@ def test_a_named_file_that_is_missing_is_an_error(tmp_path: Path) -> None:
         load(tmp_path / "nope.toml")
 
 
-def test_mbrola_voices_are_allowed_once_installed(
+def test_mbrola_gr2_is_allowed_once_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "s.toml", '[speech]\nvoice = "mb/mb-gr2"\n')
+    monkeypatch.setattr(hall, "MBROLA_DATA", tmp_path / "mbrola")
+    with pytest.raises(SettingsError) as raised:
+        load(path)
+    assert ('speech.voice = "mb/mb-gr2": allowed: grk/el (mb/mb-gr2: install MBROLA and its '
+            "Greek voice: apt-get install mbrola mbrola-gr2 (Debian's contrib and non-free "
+            "components))") in str(raised.value)
+    (tmp_path / "mbrola" / "gr2").mkdir(parents=True)
+    monkeypatch.setattr(hall.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert hall.greek_voices() == ["grk/el", "mb/mb-gr2"]
+    assert load(path).voice == "mb/mb-gr2"
+    assert "allowed: grk/el, mb/mb-gr2\n" in commented_file()
+
+
+def test_mbrola_gr1_is_refused_with_the_reason_even_when_installed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write(tmp_path / "s.toml", '[speech]\nvoice = "mb/mb-gr1"\n')
     monkeypatch.setattr(hall, "MBROLA_DATA", tmp_path / "mbrola")
-    with pytest.raises(SettingsError) as raised:
-        load(path)
-    assert ('speech.voice = "mb/mb-gr1": allowed: grk/el (mb/mb-gr1, mb/mb-gr2 need apt-get '
-            "install mbrola mbrola-gr1 mbrola-gr2)") in str(raised.value)
     (tmp_path / "mbrola" / "gr1").mkdir(parents=True)
     monkeypatch.setattr(hall.shutil, "which", lambda name: f"/usr/bin/{name}")
-    assert hall.greek_voices() == ["grk/el", "mb/mb-gr1"]
-    assert load(path).voice == "mb/mb-gr1"
-    assert "allowed: grk/el, mb/mb-gr1 (mb/mb-gr2 need" in commented_file()
+    with pytest.raises(SettingsError, match='speech.voice = "mb/mb-gr1": mb/mb-gr1 lacks many '
+                       "diphones and drops sounds"):
+        load(path)
+
+
+def test_the_speech_driver_is_one_pyttsx3_can_render_with(tmp_path: Path) -> None:
+    assert load(write(tmp_path / "s.toml", '[speech]\ndriver = "sapi5"\n')).driver == "sapi5"
+    assert Settings().driver is None  # the platform's
+    with pytest.raises(SettingsError, match='speech.driver = "avspeech": allowed: "espeak" or '
+                       '"sapi5" or "nsss"'):
+        load(write(tmp_path / "s.toml", '[speech]\ndriver = "avspeech"\n'))
 
 
 def test_the_defaults_agree_with_the_modules_that_use_them() -> None:

@@ -18,13 +18,16 @@ from rules.errors import RefereeError
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
+from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED_VOICES
 from voice.speaking.loudness import TARGET_LUFS
-from voice.speaking.synthesis import GREEK_VOICE_ID, MAX_RATE, MIN_RATE, RATE
+from voice.speaking.synthesis import MAX_RATE, MIN_RATE, RATE
 from voice.speaking.voicing import MAX_PAUSE_MS, MAX_TARGET, MIN_TARGET, PAUSE_MS
+from voice.translation import LANGUAGES
 
 APP = "carom-referee"
-# espeak-ng's mbrola Greek voices: each needs the mbrola program and its voice data.
-MBROLA_VOICES = {"mb/mb-gr1": "gr1", "mb/mb-gr2": "gr2"}
+# espeak-ng's mbrola Greek voice (mb/mb-gr1 is refused: voice.speaking.drivers.REFUSED_VOICES):
+# it needs the mbrola program and its voice data.
+MBROLA_VOICES = {"mb/mb-gr2": "gr2"}
 MBROLA_DATA = Path("/usr/share/mbrola")
 
 
@@ -58,6 +61,7 @@ class Settings:
     """The values in force (defaults as given here) and, for each one set, its source."""
 
     voice: str = GREEK_VOICE_ID
+    driver: str | None = None  # pyttsx3's speech driver; unset: the platform's
     rate: int = RATE  # words per minute
     loudness: float = TARGET_LUFS  # LUFS, integrated, of every announcement
     chime: bool = True  # before non-routine announcements: break, extension, winner
@@ -69,6 +73,7 @@ class Settings:
     echo_guard_ms: int = ECHO_MS  # a phrase the PA just said, ending this soon after, is its echo
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
+    language: str | None = None  # of the command line and the board's error pages; the locale's
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -92,6 +97,7 @@ class Key:
     allowed: str  # in words, for the error and the file's comments
     valid: Callable[[object], bool]
     comment: str
+    example: str = '"USB"'  # commented out in a fresh file, for a key with no default
 
     @property
     def key(self) -> str:
@@ -101,17 +107,21 @@ class Key:
     def check(self, value: object, where: str) -> object:
         """`value` if it is allowed (a whole number as a float where one is wanted)."""
         if not self.valid(value):
-            allowed = voice_allowed() if self.name == "voice" else f"allowed: {self.allowed}"
+            allowed = voice_allowed(value) if self.name == "voice" else f"allowed: {self.allowed}"
             raise SettingsError(f"{where}: {self.key} = {toml(value)}: {allowed}")
+        if self.name in DEVICES:  # an id may be written as TOML's integer: `mic = 2`
+            return str(value)
         return float(value) if isinstance(value, int) and self.name in FLOATS else value
 
 
-def voice_allowed() -> str:
-    """What speech.voice allows here, and how to get the voices that are not installed."""
+def voice_allowed(value: object = None) -> str:
+    """What speech.voice allows here (why `value` is refused, if it is), and how to get the
+    voices that are not installed."""
     missing = [voice for voice in MBROLA_VOICES if voice not in greek_voices()]
-    packages = " ".join(f"mbrola-{MBROLA_VOICES[voice]}" for voice in missing)
-    extra = f" ({', '.join(missing)} need apt-get install mbrola {packages})" if missing else ""
-    return f"allowed: {', '.join(greek_voices())}{extra}"
+    extra = f" ({', '.join(missing)}: {MBROLA_HINT})" if missing else ""
+    refused = REFUSED_VOICES.get(value, "") if isinstance(value, str) else ""
+    refused += "; " if refused else ""
+    return f"{refused}allowed: {', '.join(greek_voices())}{extra}"
 
 
 def _whole(low: int, high: int) -> Callable[[object], bool]:
@@ -127,16 +137,21 @@ def _flag(v: object) -> bool:
 
 
 def _device(v: object) -> bool:
-    return isinstance(v, str) and bool(v.strip())
+    return (isinstance(v, str) and bool(v.strip())) or (type(v) is int and v >= 0)
 
 
 FLOATS = {"loudness", "threshold"}
+DEVICES = {"mic", "pa", "headset"}
 # What a threshold and an endpoint allow, in words: the settings' errors and the arguments' say it.
 CONFIDENCE = f"a confidence from {MIN_THRESHOLD:g} to {MAX_THRESHOLD:g}"
 ENDPOINT = f"milliseconds from {MIN_ENDPOINT_MS} to {MAX_ENDPOINT_MS}"
 KEYS = {key.name: key for key in (
     Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
         "the Greek voice espeak-ng speaks with"),
+    Key("driver", "speech", " or ".join(f'"{name}"' for name in DRIVERS),
+        lambda v: v in DRIVERS,
+        "pyttsx3's speech engine (unset: espeak on Linux, sapi5 on Windows, nsss on macOS)",
+        example=f'"{DRIVERS[0]}"'),
     Key("rate", "speech", f"a whole number of words per minute from {MIN_RATE} to {MAX_RATE}",
         _whole(MIN_RATE, MAX_RATE),
         "speaking rate, words per minute"),
@@ -149,11 +164,11 @@ KEYS = {key.name: key for key in (
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
-    Key("mic", "devices", "a device id or part of its name", _device,
+    Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's microphone (`referee devices` lists the ids)"),
-    Key("pa", "devices", "a device id or part of its name", _device,
+    Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the hall's public-address output"),
-    Key("headset", "devices", "a device id or part of its name", _device,
+    Key("headset", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's headset output"),
     Key("echo_guard_ms", "hearing", f"milliseconds from 0 to {MAX_ECHO_MS}", _whole(0, MAX_ECHO_MS),
         "a phrase ending this long after the PA said the same command is its echo, not taken"),
@@ -161,6 +176,10 @@ KEYS = {key.name: key for key in (
         "the confidence a phrase not heard exactly needs to become a command"),
     Key("endpoint_ms", "hearing", ENDPOINT, _whole(MIN_ENDPOINT_MS, MAX_ENDPOINT_MS),
         "this much non-speech ends a phrase (`referee calibrate` recommends one)"),
+    Key("language", "messages", " or ".join(f'"{code}"' for code in LANGUAGES),
+        lambda v: v in LANGUAGES,
+        "the language of the command line and the board's error pages (unset: the locale's)",
+        example=f'"{LANGUAGES[0]}"'),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 
@@ -216,7 +235,8 @@ def commented_file() -> str:
         value = getattr(defaults, key.name)
         allowed = voice_allowed() if key.name == "voice" else f"allowed: {key.allowed}"
         lines += [f"# {key.comment}", f"# {allowed}"]
-        lines.append(f'# {key.name} = "USB"' if value is None else f"{key.name} = {toml(value)}")
+        unset = f"# {key.name} = {key.example}"
+        lines.append(unset if value is None else f"{key.name} = {toml(value)}")
     return "\n".join(lines) + "\n"
 
 

@@ -206,3 +206,76 @@ def test_resume_keeps_the_innings_limit_and_the_handicap(referee, tmp_path, db):
     said = lines(out)
     assert code == 0 and "last_inning" in [s["code"] for s in said]
     assert said[-1]["players"][1]["distance"] == 6 and said[-1]["innings_limit"] == 2
+
+
+CLOCK = ("--shot-clock", "30")
+
+
+def test_time_passing_runs_out_the_shot_clock_without_time_outs(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "+19", "+1", "+10", options=CLOCK)
+    said = lines(out)
+    assert code == 0
+    assert [s["code"] for s in said[:-1]] == [
+        "score", "shot_clock_warning", "shot_clock_expired", "turn"]
+    assert said[1]["channel"] == "headset" and said[2]["channel"] == "pa"
+    assert said[2]["text"] == f"τέλος χρόνου, {A}" and said[-1]["turn"] == B
+    with Record.open(db) as record:
+        setup = record.load(1).setup
+    assert (setup.shot_clock, setup.time_outs) == (30, None)
+
+
+def test_a_time_out_left_is_applied_when_the_time_runs_out(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "+30", "+30",
+                            options=(*CLOCK, "--time-outs", "1"))
+    said = [(s["code"], s.get("player")) for s in lines(out)[:-1]]
+    assert said == [("score", A), ("shot_clock_warning", A), ("time_out", A),
+                    ("shot_clock_warning", A), ("shot_clock_expired", A), ("turn", B)]
+    with Record.open(db) as record:
+        loaded = record.load(1)
+    assert loaded.setup.time_outs == 1 and loaded.match.players[0].time_outs == 1
+
+
+def test_a_called_time_out_adds_a_period_then_none_is_left(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "+15", "τάιμ άουτ", "+40",
+                            "τάιμ άουτ", "+5", options=(*CLOCK, "--time-outs", "1"))
+    said = lines(out)
+    assert [s["code"] for s in said[:-1]] == [
+        "score", "time_out", "shot_clock_warning", "refused", "shot_clock_expired", "turn"]
+    assert said[3]["text"] == f"δεν έχει άλλο τάιμ άουτ, {A}"
+
+
+def test_time_passing_ends_a_break_and_a_warm_up(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "προθέρμανση", "+60", "πόντος", "άστοχο",
+                            "διάλειμμα", "+299", "+1", options=("--warm-up", "1"))
+    assert [s["code"] for s in lines(out)[:-1]] == [
+        "warm_up_start", "warm_up_end", "score", "turn", "break_start", "break_warning",
+        "break_end"]
+
+
+@pytest.mark.parametrize("bad", ["+", "+x", "+0", "+1.5", "+86401"])
+def test_a_bad_time_passing_line_is_one_line_and_exit_2(referee, tmp_path, db, bad):
+    code, out, err = simulate(referee, tmp_path, db, "πόντος", bad)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "+SECONDS" in err and "referee resume 1" in err
+
+
+@pytest.mark.parametrize(("options", "why"), [
+    (("--time-outs", "3"), "need a shot clock"),
+    (("--shot-clock", "0"), "--shot-clock"),
+    (("--shot-clock", "30", "--time-outs", "-1"), "--time-outs"),
+])
+def test_bad_clock_options_are_one_line_and_exit_2(referee, tmp_path, db, options, why):
+    code, out, err = simulate(referee, tmp_path, db, "πόντος", options=options)
+    assert code == 2 and why in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_no_equalising_ends_a_knock_out_match_at_once_and_is_kept(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "πόντος", distance="2",
+                            options=("--no-equalising",))
+    said = lines(out)
+    assert code == 0 and said[-2]["code"] == "winner" and said[-1]["winner"] == A
+    with Record.open(db) as record:
+        assert record.load(1).setup.equalising is False
+    with closing(sqlite3.connect(db)) as raw:
+        (text,) = raw.execute("SELECT setup FROM matches").fetchone()
+    assert json.loads(text)["equalising"] is False and "shot_clock" not in json.loads(text)

@@ -54,7 +54,7 @@ def test_listen_prints_each_phrase_and_its_command(
     assert first == f"{wav}:"
     assert early.endswith("«라디오» = «άστοχο» → miss  (early)")
     assert final.endswith("«라디오 버스» = «άστοχο έξω» → not understood  "
-                          "(confidence 90; replaces the early miss)")
+                          "(confidence 0; replaces the early miss)")
     assert (second, nothing) == (f"{quiet}:", "  nothing heard")
 
 

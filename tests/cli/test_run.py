@@ -144,3 +144,19 @@ def test_ctrl_c_stops_run_quietly_keeping_what_was_recorded(
         events = record.load(1).events
     assert [e.command.kind for e in events] in ([], [Kind.POINT])  # Ctrl-C may come first
     assert all(e.announced for e in events)
+
+
+def test_a_voice_that_cannot_speak_stops_run_before_any_match_is_created(
+    referee, tmp_path, korean_model_dir, sound_devices
+):
+    settings = tmp_path / "hall.toml"
+    settings.write_text('[speech]\ndriver = "nsss"\n', encoding="utf-8")  # macOS's, not here
+    done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS),
+                             "--config", settings))
+    assert done.code == 2 and "Traceback" not in done.err
+    assert done.err.splitlines()[-1].startswith("referee run: error: cannot start nsss through "
+                                                "pyttsx3")
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert record.matches() == []
+    assert sound_devices.opens == []  # the microphone was not opened either

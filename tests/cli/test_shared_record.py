@@ -1,36 +1,26 @@
 """One record, many programs: `serve` keeps every lock and every event while others use the file."""
 
 import json
-import os
 import sqlite3
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from contextlib import ExitStack, closing
-from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from rules.command import Command, Kind
 from tests.support.match import PLAYERS
-from tests.support.server import REFEREE, new_record, started, stored
+from tests.support.server import REFEREE, deleted_files, new_record, started, stored
 from voice.match_record.database import Record
 from voice.scoreboard.push import POLL_SECONDS
 
 POLL_WAIT = 5.0  # seconds a server may take to show what another process recorded
 
 SURNAMES = ",".join(PLAYERS)
-
-
-def deleted_files(pid: int | str, db: Path) -> list[str]:
-    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
-    they no longer have a name."""
-    links = []
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
-        except OSError:  # closed meanwhile
-            continue
-    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
 
 
 def referee(*args: str, stdin: str = "") -> str:
@@ -117,3 +107,18 @@ def test_serve_answers_503_while_the_record_is_gone_and_serves_it_again_once_bac
         assert deleted_files(server.pid, db) == []  # it let go of the vanished file
         new_record(db)  # put back (the voice loop writes it back the same way)
         assert answer(f"{url}/api/matches/1")[0] == 200
+
+
+def test_a_board_following_a_record_that_vanishes_is_closed_and_follows_it_again_once_back(
+    tmp_path,
+):
+    db = new_record(tmp_path / "m.sqlite3")
+    with started(db) as (url, _), connect(f"ws{url[4:]}/ws/matches/1") as board:
+        assert json.loads(board.recv(timeout=5))["seq"] == 0
+        db.unlink()
+        with pytest.raises(ConnectionClosed) as closed:
+            board.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        new_record(db)
+        with connect(f"ws{url[4:]}/ws/matches/1") as again:
+            assert json.loads(again.recv(timeout=5))["seq"] == 0

@@ -105,7 +105,7 @@ def test_players_with_spoken_forms_are_said_so_shown_as_written_and_recorded(ref
     done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
                    "ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος, Jaspers=Γιάσπερς", "--first", "Γιάσπερς", "--jsonl",
                    "--db", str(db), stdin="πόντος\nάστοχο\nδιάλειμμα παπαδόπουλος\n")
-    assert done.code == 0 and done.err == ""
+    assert done.code == 0 and done.err == f"match 1 recorded in {db}\n"
     said = [json.loads(line) for line in done.out.splitlines()]
     assert said[0] == {"code": "score", "channel": "pa", "text": "Γιάσπερς ένα",
                        "display": "Jaspers 1", "player": "Jaspers", "points": 1}
@@ -127,6 +127,7 @@ def test_a_surname_the_voice_may_misread_gets_a_warning_and_the_match_runs(refer
         'wrongly; add how it is said: "ΠΑΠΑΔΟΠΟΥΛΟΣ=<Greek, accented>"',
         "warning: --players 'Jaspers' is in Latin letters, which the Greek voice may say "
         'wrongly; add how it is said: "Jaspers=<Greek, accented>"',
+        f"match 1 recorded in {tmp_path / 'm.sqlite3'}",
     ]
     unaccented = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
                          "Παπαδοπουλος,Κωνσταντίνου", "--db", str(tmp_path / "m.sqlite3"),

@@ -46,7 +46,7 @@ def test_ctrl_c_in_a_command_reading_phrases_stops_it_quietly(
     args = ["--discipline", "libre", "--distance", "10", "--players", ",".join(PLAYERS)]
     done = referee(command.__name__.rpartition(".")[2], *(args if command is simulate else []),
                    "--db", db)
-    assert (done.code, done.err) == (0, "stopped\n")
+    assert (done.code, done.err) == (0, f"match 1 recorded in {db}\nstopped\n")
     with Record.open(db) as record:
         assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
 
@@ -81,7 +81,7 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly(tmp_path, command)
         process.stdin.write("πόντος\n" * 3)
         process.stdin.close()
     assert process.wait(timeout=30) == 128 + signal.SIGPIPE  # as a shell reports `cat` then
-    assert process.stderr.read() == ""
+    assert process.stderr.read() == f"match 1 recorded in {db}\n"  # and nothing of the pipe
     with Record.open(db) as record:
         events = record.load(1).events
     # The second point is recorded, its announcement unseen: `referee resume` says it.

@@ -11,6 +11,9 @@ def test_round_trip_of_every_field():
     assert Command.from_dict(command.to_dict()) == command
     framed = Command(Kind.ENTREES, frames=(4, 5))
     assert Command.from_dict(framed.to_dict()) == framed
+    shot = Command(Kind.TICK, seconds=20.5, shot=3)
+    assert shot.to_dict() == {"kind": "tick", "seconds": 20.5, "shot": 3}
+    assert Command.from_dict(shot.to_dict()) == shot
     assert Command(Kind.POINT).to_dict() == {"kind": "point"}
 
 
@@ -36,6 +39,7 @@ def test_a_command_of_its_kind_alone_is_read_as_one_shared_object():
         ({"kind": "entrees", "frames": [10]}, "'frames' must be one or two numbers"),
         ({"kind": "tick", "seconds": -1}, "non-negative"),
         ({"kind": "starts", "player": 3}, "'player' must be a string"),
+        ({"kind": "tick", "seconds": 1, "shot": "2"}, "'shot' must be a whole number"),
     ],
 )
 def test_malformed_commands_are_command_errors_naming_the_field(data, message):

@@ -55,10 +55,12 @@ def test_a_set_up_round_trips_through_its_dict_keeping_only_what_is_set():
                                "first": 0, "spoken": ["Α", "Β"]}
     full = Setup("libre", 60, ("Α", "Β"), 1, handicap=(60, 40), innings_limit=30,
                  on_tie=OnTie.DRAW, warm_up_seconds=120, table="2", referee="Γ",
-                 spoken=("Άλφα", "Βήτα"))
+                 shot_clock=40, time_outs=2, equalising=False, spoken=("Άλφα", "Βήτα"))
     assert list(full.to_dict())[5:] == [
-        "handicap", "innings_limit", "on_tie", "warm_up_seconds", "table", "referee"
+        "handicap", "innings_limit", "on_tie", "warm_up_seconds", "table", "referee",
+        "shot_clock", "time_outs", "equalising",
     ]
+    assert full.to_dict()["equalising"] is False  # written only when false, as the record keeps it
     assert Setup.from_dict(full.to_dict()) == full and Setup.from_dict(plain.to_dict()) == plain
 
 

@@ -13,6 +13,7 @@ import rules.match
 from rules.command import Command, Kind
 from rules.state import Setup
 from tests.support.match import PLAYERS
+from tests.support.server import new_record
 from voice.match_record.database import NoSuchMatch, Record, RecordError
 from voice.match_record.ledger import Ledger
 from voice.scoreboard.push import Watcher
@@ -244,3 +245,19 @@ def test_the_voice_loops_heartbeat_is_carried_in_the_board_and_pushed_at_the_nex
     assert pushed["liveness"]["state"] == "mic_lost" and pushed["liveness"]["at"] > first["at"]
     with Record.open(db) as record:
         assert View.load(record, 2).state["liveness"] is None  # no loop ever ran for it
+
+
+def test_a_vanished_record_is_a_record_error_for_every_reader_at_once_until_it_is_back(db):
+    async def body(watcher):
+        desk = watcher.desk
+        await desk.view(1)
+        db.unlink()
+        asked = [desk.kept(), desk.view(1), desk.newest(), desk.events(1), desk.match_ids(),
+                 watcher.poll(), desk.command(1, Command(Kind.POINT))]
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        assert all(isinstance(a, RecordError) and "deleted or replaced" in str(a)
+                   for a in answers), answers
+        new_record(db)
+        return (await desk.view(1)).seq
+
+    assert watched(db, body) == 0

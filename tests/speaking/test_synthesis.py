@@ -221,7 +221,7 @@ def test_a_render_that_lost_its_audio_is_retried(
     synth: Synthesiser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The first pass is made silent, as when pyttsx3 drops espeak-ng's audio; the retry speaks.
-    engine = synth._engine
+    engine = synth.driver.engine
     real = engine.save_to_file
     passes: list[str] = []
 
@@ -288,7 +288,7 @@ def test_a_rate_espeak_did_not_take_is_set_again_and_the_text_said_again(
     from pyttsx3.drivers import _espeak
 
     right, _ = synth.render(LONG)
-    engine = synth._engine
+    engine = synth.driver.engine
     real = engine.save_to_file
     passes: list[str] = []
 
@@ -303,7 +303,7 @@ def test_a_rate_espeak_did_not_take_is_set_again_and_the_text_said_again(
     samples, _ = synth.render(LONG)
     assert passes == [LONG, LONG]  # checked, set again, said again
     assert abs(samples.size - right.size) < 0.01 * right.size  # at 175, not 200 (12 % shorter)
-    assert synth._settings() == (GREEK_VOICE_ID, 175)
+    assert synth.driver.settings() == (GREEK_VOICE_ID, 175)
 
 
 

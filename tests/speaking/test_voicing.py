@@ -51,8 +51,19 @@ def test_every_announcement_of_a_match_is_at_one_loudness_and_never_clips(
         levels.append(meter.integrated_loudness(audio.astype(np.float64)))
         assert np.abs(audio).max() < 1.0, utterance.text
         assert true_peak(audio, HALL) <= -1.0 + 0.01, utterance.text
-    assert max(levels) - min(levels) <= 2.0
+    assert max(levels) - min(levels) <= 1.0
     assert all(-24 <= level <= -22 for level in levels)
+
+
+def test_a_name_whose_peaks_meet_the_ceiling_is_as_loud_as_the_rest(speech: Synthesiser) -> None:
+    # «Μπλόμνταλ»'s plosives peak first: by gain alone it came out 1.6 to 2.2 LU under.
+    session = Session(new_match(Setup("libre", 20, ("Μπλόμνταλ", "Ζα"))))
+    said = [u for text in ["πόντος", "πόντος", "άστοχο", "πόντος"] for u in session.hear(text)]
+    voicing, meter = Voicing(speech), pyloudnorm.Meter(HALL)
+    levels = [meter.integrated_loudness(voicing.audio(u, HALL).astype(np.float64)) for u in said
+              if u.channel == "pa"]
+    assert len(levels) >= 2 and max(levels) - min(levels) <= 1.0
+    assert all(abs(level + 23) <= 0.6 for level in levels)
 
 
 def test_the_raw_speech_of_the_same_match_is_uneven_and_clips_at_48_khz(

@@ -30,11 +30,13 @@ def make_loop(
     korean_model: LoadedModel,
     discipline: str = "three-cushion",
     clock: Callable[[], float] = time.time,
+    setup: Setup | None = None,
     **options: Any,
 ) -> tuple[LiveLoop, Record]:
-    """A loop on a new match to 5 in `discipline`, on the sound-device fake's PA and headset."""
+    """A loop on a new match (`setup`, else to 5 in `discipline`), on the sound-device fake's PA
+    and headset."""
     record = Record.open(tmp_path / "matches.sqlite3")
-    setup = Setup(discipline, 5, PLAYERS)
+    setup = setup or Setup(discipline, 5, PLAYERS)
     ledger = LiveLedger(record, record.create_match(setup), options.get("log", log_to_stderr))
     listener = Listener(korean_model, Vocabulary(PLAYERS, setup.rules), table=TABLE)
     outputs = {"pa": devices.DeviceOutput(devices.find("PA", "output", "--pa")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -62,14 +63,14 @@ def started(
     """`serving`, with the process too (its standard output is a pipe to read), stopped by
     `stop`."""
     port = free_port()
-    command = [str(REFEREE), "serve", "--db", str(db), "--port", str(port)]
+    command = [str(REFEREE), "serve", "--create", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(
         [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=at_a_terminal,  # stopped by a signal whatever this test run inherited
     )
     scheme = "https" if "--certfile" in args else "http"
     try:
-        _wait_for(port, process)
+        wait_for(port, process)
         yield f"{scheme}://127.0.0.1:{port}", process
     finally:
         process.send_signal(stop)
@@ -101,7 +102,20 @@ def served_here(db: Path, limits: ConnectionLimits) -> Iterator[int]:
     assert not thread.is_alive()
 
 
-def _wait_for(port: int, process: subprocess.Popen) -> None:
+def deleted_files(pid: int | str, db: Path) -> list[str]:
+    """The files of record `db` (itself, its log, its index) that process `pid` holds open though
+    they no longer have a name."""
+    links = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    return [link for link in links if link.startswith(str(db)) and link.endswith(" (deleted)")]
+
+
+def wait_for(port: int, process: subprocess.Popen) -> None:
+    """Return once `process` listens on `port`; AssertionError if it exits or takes too long."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:

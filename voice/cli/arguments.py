@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeAlias, TypeVar
 from rules.discipline import DISCIPLINES, SetupError
 from rules.errors import RefereeError
 from rules.normalise import normalise
+from rules.shot_clock import WARNING_BEFORE
 from rules.state import WARM_UP_SECONDS, OnTie, Setup
 from rules.vocabulary import MAX_THRESHOLD, MIN_THRESHOLD
 from voice import devices
@@ -25,6 +26,7 @@ from voice.settings import CONFIDENCE, ENDPOINT, Settings, Source, load
 from voice.settings import default_path as default_settings_path
 from voice.speaking.printer import Printer
 from voice.speaking.surnames import spelling_doubt
+from voice.translation import _
 
 # What each command module's register() adds its subcommand to.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -45,8 +47,17 @@ class Parser(argparse.ArgumentParser):
     """An argparse parser that reports a mistake in one line and exits with 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {one_line(message)} (see --help)\n")
+        line = _("{prog}: error: {message} (see --help)").format(prog=self.prog, message=message)
+        sys.stderr.write(one_line(line) + "\n")
         raise SystemExit(2)
+
+
+P = TypeVar("P", bound=argparse.ArgumentParser)
+
+
+def add_command(sub: argparse._SubParsersAction[P], name: str, what: str) -> P:
+    """The subcommand `name`, which does `what` (in the list of commands and atop its --help)."""
+    return sub.add_parser(name, help=what, description=what[:1].upper() + what[1:] + ".")
 
 
 SETUP_ARGUMENTS = ("discipline", "distance", "players", "first")
@@ -57,29 +68,40 @@ def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) 
     parser.add_argument("--discipline", required=required, choices=list(DISCIPLINES))
     parser.add_argument(
         "--distance", required=required, type=distances,
-        help='points to play; "A,B": each player his own (a handicap), in the order of --players',
+        help=_('points to play; "A,B": each player his own (a handicap), in the order of '
+               '--players'),
     )
     parser.add_argument(
         "--players", required=required,
-        help='the two surnames, "SURNAME_A,SURNAME_B"; each may add how it is said: '
-        '"ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος,Jaspers=Γιάσπερς"',
+        help=_('the two surnames, "SURNAME_A,SURNAME_B"; each may add how it is said: '
+        '"ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος,Jaspers=Γιάσπερς"'),
     )
-    parser.add_argument("--first", help="the surname of the player who breaks (default: A)")
+    parser.add_argument("--first", help=_("the surname of the player who breaks (default: A)"))
     add_format_arguments(parser)
 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
-    """The competition format: --innings, --on-tie, --warm-up; --table, --referee."""
+    """The competition format: --innings, --on-tie, --warm-up, --shot-clock, --time-outs,
+    --no-equalising; --table, --referee."""
     parser.add_argument("--innings", type=positive, metavar="N",
-                        help="an innings limit: the match ends when both have played N innings")
+                        help=_("an innings limit: the match ends when both have played N innings"))
     parser.add_argument("--on-tie", choices=list(OnTie), default=OnTie.EXTENSION,
-                        help="equal points at the innings limit: the Article 4 extension "
-                        "(default) or a draw")
+                        help=_("equal points at the innings limit: the Article 4 extension "
+                        "(default) or a draw"))
     parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
                         default=WARM_UP_SECONDS // 60,
                         help=f"how long a warm-up lasts (default: {WARM_UP_SECONDS // 60})")
-    parser.add_argument("--table", help="the table played on, for the protocol")
-    parser.add_argument("--referee", help="the referee's name, for the protocol")
+    parser.add_argument("--shot-clock", type=positive, metavar="SECONDS",
+                        help=_("a shot clock: SECONDS per shot (UMB three-cushion: 30), a warning "
+                               "{seconds} s before the end").format(seconds=WARNING_BEFORE))
+    parser.add_argument("--time-outs", type=whole, metavar="N",
+                        help=_("with --shot-clock: time-outs per player, each one more period "
+                               "(UMB: 3 in matches to 25-35 points, 4 to 40-50)"))
+    parser.add_argument("--no-equalising", dest="equalising", action="store_false",
+                        help=_("knock-out: the first to his distance wins at once, without the "
+                               "equalising inning"))
+    parser.add_argument("--table", help=_("the table played on, for the protocol"))
+    parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
 
 
 def distances(text: str) -> tuple[int, ...]:
@@ -115,6 +137,11 @@ def positive(text: str) -> int:
     return within(text, int, 1, None, "a whole number from 1")
 
 
+def whole(text: str) -> int:
+    """An argparse type: a whole number from 0."""
+    return within(text, int, 0, None, "a whole number from 0")
+
+
 def setup_details(args: argparse.Namespace) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s), the competition format, the table and
     the referee."""
@@ -127,6 +154,9 @@ def setup_details(args: argparse.Namespace) -> dict[str, Any]:
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
+        "shot_clock": args.shot_clock,
+        "time_outs": args.time_outs,
+        "equalising": args.equalising,
     }
 
 
@@ -152,7 +182,7 @@ def setup_from(args: argparse.Namespace) -> Setup:
                       **setup_details(args))
     except SetupError as error:
         raise UsageError(str(error)) from None
-    for written, equals, _ in given:
+    for written, equals, _said in given:
         doubt = None if equals else spelling_doubt(written.strip())
         if doubt:
             sys.stderr.write(
@@ -198,7 +228,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = Tru
     parser.add_argument("--config", type=Path, metavar="PATH",
                         help=f"the hall's settings file (default: {default_settings_path()})")
     parser.add_argument("--profile", type=Path, metavar="PATH",
-                        help="the referee's profile, written by `referee calibrate`")
+                        help=_("the referee's profile, written by `referee calibrate`"))
     if endpoint:
         parser.add_argument("--endpoint", type=milliseconds, metavar="MS",
                             help="non-speech that ends a phrase, in milliseconds (default: "
@@ -226,16 +256,16 @@ def add_early_argument(parser: argparse.ArgumentParser) -> None:
     """--early: also act on a complete partial result before the endpoint (off: see README)."""
     parser.add_argument(
         "--early", action="store_true",
-        help="also commit a complete phrase from a partial result, before the endpoint "
-        "(faster for some phrases, but makes false commits)",
+        help=_("also commit a complete phrase from a partial result, before the endpoint "
+        "(faster for some phrases, but makes false commits)"),
     )
 
 
 def add_phrase_table_argument(parser: argparse.ArgumentParser) -> None:
     """--phrase-table: for testing the pipeline with a model of another language."""
     parser.add_argument("--phrase-table", type=Path, metavar="TOML",
-                        help='testing with a non-Greek model: a TOML file of `word = "Greek '
-                        'text"` lines; the grammar is spelled in these words')
+                        help=_('testing with a non-Greek model: a TOML file of `word = "Greek '
+                        'text"` lines; the grammar is spelled in these words'))
 
 
 def phrase_table(path: Path | None) -> PhraseTable | None:
@@ -248,12 +278,13 @@ def phrase_table(path: Path | None) -> PhraseTable | None:
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """--input, --jsonl, --wav and --db: what `simulate` and `resume` share."""
-    parser.add_argument("--input", help="UTF-8 file, one phrase a line (default: standard input)")
-    parser.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
+    parser.add_argument("--input",
+                        help=_("UTF-8 file, one phrase a line (default: standard input)"))
+    parser.add_argument("--jsonl", action="store_true", help=_("one JSON object per announcement"))
     parser.add_argument(
         "--wav", type=Path, metavar="DIR",
-        help="also render each PA announcement to a WAV in this folder (made if missing); it must "
-        "hold no WAVs of another run, which would mix with this one's",
+        help=_("also render each PA announcement to a WAV in this folder (made if missing); it "
+               "must hold no WAVs of another run, which would mix with this one's"),
     )
     add_db_argument(parser)
 
@@ -261,6 +292,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 def read_lines(path: str | None) -> tuple[Iterable[str], str]:
     """The input's lines (standard input when no path) and how to name it in errors."""
     if path is None:
+        if sys.stdin.isatty():  # someone types the phrases: say how the match's input ends
+            sys.stderr.write(_("type one phrase a line; Ctrl-D ends the input") + "\n")
         return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), "standard input"
     where = f"--input {path}"
     try:
@@ -271,6 +304,11 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
         raise UsageError(f"cannot read {where}: {error.strerror}") from None
     except ValueError as error:  # a path with a NUL character in it
         raise UsageError(f"cannot read {where}: {error}") from None
+
+
+def say_recording(match_id: int, path: Path) -> None:
+    """Tell on stderr which match a command records, and in which file."""
+    sys.stderr.write(_("match {match} recorded in {path}").format(match=match_id, path=path) + "\n")
 
 
 def printer(args: argparse.Namespace) -> Printer:

@@ -15,6 +15,7 @@ from rules.vocabulary import Vocabulary
 from voice.cli.arguments import (
     Subcommands,
     UsageError,
+    add_command,
     add_phrase_table_argument,
     find_device,
     phrase_table,
@@ -26,6 +27,7 @@ from voice.devices import DeviceOutput
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.profile import Profile, save_profile
 from voice.settings import Settings
+from voice.translation import _
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.calibration import Judged, Report, Take
@@ -37,27 +39,27 @@ PROMPTS = Path(__file__).with_name("calibrate.toml")  # what the headset says be
 
 def register(sub: Subcommands) -> None:
     """Add `calibrate` to the command line."""
-    parser = sub.add_parser(
-        "calibrate", help="measure how well the model hears this referee, and learn a profile"
+    parser = add_command(
+        sub, "calibrate", _("measure how well the model hears this referee, and learn a profile")
     )
-    parser.add_argument("--model", required=True, type=Path, help="the vosk model directory")
+    parser.add_argument("--model", required=True, type=Path, help=_("the vosk model directory"))
     parser.add_argument("--from-wav", type=Path, metavar="DIR",
-                        help="evaluate takes already recorded: DIR/<phrase>/<n>.wav")
-    parser.add_argument("--mic", help="record the takes from this input device "
-                        "(default: devices.mic)")
-    parser.add_argument("--headset", help="prompt each phrase on this output device "
-                        "(default: devices.headset)")
+                        help=_("evaluate takes already recorded: DIR/<phrase>/<n>.wav"))
+    parser.add_argument("--mic", help=_("record the takes from this input device "
+                        "(default: devices.mic)"))
+    parser.add_argument("--headset", help=_("prompt each phrase on this output device "
+                        "(default: devices.headset)"))
     parser.add_argument("--save", type=Path, default=DEFAULT_TAKES_DIR, metavar="DIR",
                         help=f"where recorded takes go (default: {DEFAULT_TAKES_DIR})")
     parser.add_argument("--takes", type=int, default=3, choices=range(1, 11), metavar="N",
-                        help="takes of each phrase to record (1-10, default: 3)")
+                        help=_("takes of each phrase to record (1-10, default: 3)"))
     parser.add_argument("--profile", type=Path, metavar="PATH",
-                        help="write the referee's profile learned from the takes here")
+                        help=_("write the referee's profile learned from the takes here"))
     parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
-                        help="whose phrases (default: libre)")
+                        help=_("whose phrases (default: libre)"))
     parser.add_argument("--config", type=Path, metavar="PATH",
-                        help="the hall's settings file: the threshold and endpoint to measure "
-                        "against, and the devices")
+                        help=_("the hall's settings file: the threshold and endpoint to measure "
+                        "against, and the devices"))
     add_phrase_table_argument(parser)
     parser.set_defaults(run=run)
 
@@ -181,7 +183,7 @@ def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
 
     mic = Microphone(find_device(settings.mic, "mic", "input"))
     headset = DeviceOutput(find_device(settings.headset, "headset", "output"))
-    voice = Synthesiser(voice=settings.voice, rate=settings.rate)
+    voice = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
     phrases = [s for s in vocabulary.sentences if table is None or table.spell(s)]
     prompt = tomllib.loads(PROMPTS.read_text(encoding="utf-8"))["prompt"]
 

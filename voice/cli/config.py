@@ -11,23 +11,25 @@ from voice.cli.arguments import (
     Parser,
     Subcommands,
     UsageError,
+    add_command,
     add_settings_arguments,
     settings_from,
 )
 from voice.settings import KEYS, commented_file, default_path, toml
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `config show` and `config init` to the command line."""
-    config = sub.add_parser("config", help="the hall's settings: show them, or write a fresh file")
+    config = add_command(sub, "config", _("the hall's settings: show them, or write a fresh file"))
     actions = config.add_subparsers(dest="action", required=True, parser_class=Parser)
-    show = actions.add_parser("show", help="the settings in force, and where each came from")
+    show = add_command(actions, "show", _("the settings in force, and where each came from"))
     add_settings_arguments(show, endpoint=False)
     show.set_defaults(run=run_show)
-    init = actions.add_parser("init", help="write a settings file of every key, commented")
+    init = add_command(actions, "init", _("write a settings file of every key, commented"))
     init.add_argument("--config", type=Path, metavar="PATH",
                       help=f"where to write it (default: {default_path()})")
-    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.add_argument("--force", action="store_true", help=_("overwrite an existing file"))
     init.set_defaults(run=run_init)
 
 

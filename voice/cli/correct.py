@@ -9,29 +9,32 @@ from rules.normalise import normalise
 from voice.cli.arguments import (
     Subcommands,
     UsageError,
+    add_command,
     add_db_argument,
     match_number,
     positive,
     printer,
+    say_recording,
 )
 from voice.match_record.corrections import record_correction
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `correct` to the command line."""
-    fix = sub.add_parser("correct", help="correct a past inning of a recorded match")
+    fix = add_command(sub, "correct", _("correct a past inning of a recorded match"))
     fix.add_argument("match", type=match_number, metavar="MATCH",
-                     help="the match number, as `referee matches` lists")
+                     help=_("the match number, as `referee matches` lists"))
     fix.add_argument("--inning", type=positive, required=True, metavar="K",
-                     help="the inning's number, from 1")
-    fix.add_argument("--player", help="the surname whose inning K is corrected")
-    fix.add_argument("--points", type=int, help="inning K's points as they should be")
+                     help=_("the inning's number, from 1"))
+    fix.add_argument("--player", help=_("the surname whose inning K is corrected"))
+    fix.add_argument("--points", type=int, help=_("inning K's points as they should be"))
     fix.add_argument("--insert", action="store_true",
-                     help="instead: insert a forgotten round before inning K, a miss of each "
-                     "player")
-    fix.add_argument("--jsonl", action="store_true", help="one JSON object per announcement")
+                     help=_("instead: insert a forgotten round before inning K, a miss of each "
+                     "player"))
+    fix.add_argument("--jsonl", action="store_true", help=_("one JSON object per announcement"))
     add_db_argument(fix)
     fix.set_defaults(run=run, wav=None)
 
@@ -50,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             command = Command(Kind.CORRECT, player=_surname(ledger, args.player),
                               inning=args.inning, points=args.points)
-        voice.say(record_correction(ledger, command))
+        # A refused correction records nothing and says nothing.
+        said = record_correction(ledger, command)
+        say_recording(args.match, args.db)
+        voice.say(said)
         if ledger.written is not None:
             ledger.mark_announced(ledger.written)
         voice.state(ledger.match)

@@ -10,10 +10,11 @@ from typing import TextIO
 
 from rules.state import Setup, new_match
 from voice import devices
-from voice.cli.arguments import Subcommands, writable_folder
+from voice.cli.arguments import Subcommands, add_command, writable_folder
 from voice.live.transcript import transcript_phrases
 from voice.session import Session
 from voice.speaking.printer import WAV_RATE, display_line
+from voice.translation import _
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 GAP_SECONDS = 0.4
@@ -21,11 +22,11 @@ GAP_SECONDS = 0.4
 
 def register(sub: Subcommands) -> None:
     """Add `demo` to the command line."""
-    demo = sub.add_parser("demo", help="play a short demo match through the Greek voice")
+    demo = add_command(sub, "demo", _("play a short demo match through the Greek voice"))
     demo.add_argument(
         "--wav", type=Path, default=Path("demo-wav"),
-        help="where demo.wav goes when there is no sound card (default: demo-wav; made if "
-        "missing; an earlier demo.wav is replaced)",
+        help=_("where demo.wav goes when there is no sound card (default: demo-wav; made if "
+        "missing; an earlier demo.wav is replaced)"),
     )
     demo.set_defaults(run=run)
 

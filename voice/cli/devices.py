@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from voice.cli.arguments import Subcommands
+from voice.cli.arguments import Subcommands, add_command
 from voice.devices import Device, devices
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `devices` to the command line."""
-    parser = sub.add_parser("devices", help="list the audio input and output devices")
+    parser = add_command(sub, "devices", _("list the audio input and output devices"))
     parser.set_defaults(run=run)
 
 

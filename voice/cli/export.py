@@ -7,23 +7,25 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from voice.cli.arguments import Subcommands, UsageError, add_db_argument, match_number
+from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, match_number
 from voice.match_record.database import LoadedMatch, Record
 from voice.match_record.export import match_csv, match_json
 from voice.match_record.protocol import protocol_pdf
+from voice.translation import _
 
 RECORD_FILES = ("", "-wal", "-shm")  # suffixes of the files SQLite keeps a record in
 
 
 def register(sub: Subcommands) -> None:
     """Add `export` to the command line."""
-    export = sub.add_parser("export", help="write a match's events and statistics")
+    export = add_command(sub, "export", _("write a match's events and statistics"))
     export.add_argument("match", type=match_number, metavar="MATCH",
-                        help="the match number, as `referee matches` lists")
+                        help=_("the match number, as `referee matches` lists"))
     export.add_argument("--format", choices=["json", "csv", "pdf"], default="json",
-                        help="json (default): one document; csv: the events, then the players; "
-                        "pdf: the printable match protocol (needs --output)")
-    export.add_argument("--output", type=Path, help="the file to write (default: standard output)")
+                        help=_("json (default): one document; csv: the events, then the players; "
+                        "pdf: the printable match protocol (needs --output)"))
+    export.add_argument("--output", type=Path,
+                        help=_("the file to write (default: standard output)"))
     add_db_argument(export)
     export.set_defaults(run=run)
 

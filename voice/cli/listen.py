@@ -17,6 +17,7 @@ from rules.vocabulary import Vocabulary
 from voice.cli.arguments import (
     Subcommands,
     UsageError,
+    add_command,
     add_db_argument,
     add_early_argument,
     add_phrase_table_argument,
@@ -32,6 +33,7 @@ from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.printer import Printer
+from voice.translation import _
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.listener import Heard
@@ -41,22 +43,22 @@ PLACEHOLDER_PLAYERS = ("Πρώτος", "Δεύτερος")
 
 def register(sub: Subcommands) -> None:
     """Add `listen` to the command line."""
-    parser = sub.add_parser(
-        "listen", help="recognise the referee's phrases in WAV files, as the live loop would"
+    parser = add_command(
+        sub, "listen", _("recognise the referee's phrases in WAV files, as the live loop would")
     )
-    parser.add_argument("--model", required=True, type=Path, help="the vosk model directory")
+    parser.add_argument("--model", required=True, type=Path, help=_("the vosk model directory"))
     parser.add_argument("--wav", required=True, nargs="+", type=Path, metavar="FILE",
-                        help="WAV files (any sample rate), each one recording")
+                        help=_("WAV files (any sample rate), each one recording"))
     parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
-                        help="whose phrases to expect (default: libre)")
+                        help=_("whose phrases to expect (default: libre)"))
     parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
                         f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
     add_threshold_argument(parser)
     add_settings_arguments(parser)
-    parser.add_argument("--jsonl", action="store_true", help="one JSON object per phrase")
+    parser.add_argument("--jsonl", action="store_true", help=_("one JSON object per phrase"))
     parser.add_argument(
         "--match", type=match_number,
-        help="apply what is heard to this recorded match (in --db) and print its announcements",
+        help=_("apply what is heard to this recorded match (in --db) and print its announcements"),
     )
     add_db_argument(parser)
     add_phrase_table_argument(parser)

@@ -6,15 +6,16 @@ import argparse
 import sys
 
 from rules.state import Match
-from voice.cli.arguments import Subcommands, add_db_argument
+from voice.cli.arguments import Subcommands, add_command, add_db_argument
 from voice.match_record.database import MatchEntry, Record
+from voice.translation import _
 
 HEADINGS = ("match", "created (UTC)", "discipline", "distance", "players", "score", "status")
 
 
 def register(sub: Subcommands) -> None:
     """Add `matches` to the command line."""
-    matches = sub.add_parser("matches", help="list the recorded matches")
+    matches = add_command(sub, "matches", _("list the recorded matches"))
     add_db_argument(matches)
     matches.set_defaults(run=run)
 

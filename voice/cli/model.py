@@ -7,9 +7,10 @@ import re
 import sys
 from pathlib import Path
 
-from voice.cli.arguments import Parser, Subcommands, UsageError
+from voice.cli.arguments import Parser, Subcommands, UsageError, add_command
 from voice.hearing.fetch import KNOWN, fetch
 from voice.hearing.model import ModelInfo, check_model
+from voice.translation import _
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -17,20 +18,20 @@ _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
 def register(sub: Subcommands) -> None:
     """Add `model check` and `model fetch` to the command line."""
-    model = sub.add_parser("model", help="check or download a vosk speech model")
+    model = add_command(sub, "model", _("check or download a vosk speech model"))
     actions = model.add_subparsers(dest="action", required=True, parser_class=Parser)
-    check = actions.add_parser("check", help="say whether a directory is a usable vosk model")
-    check.add_argument("path", type=Path, help="the model directory")
+    check = add_command(actions, "check", _("say whether a directory is a usable vosk model"))
+    check.add_argument("path", type=Path, help=_("the model directory"))
     check.set_defaults(run=run_check)
-    get = actions.add_parser("fetch", help="download, verify and unpack a vosk model")
+    get = add_command(actions, "fetch", _("download, verify and unpack a vosk model"))
     get.add_argument("--name", default=DEFAULT_NAME,
                      help=f"the model, and the folder it is unpacked as (default: {DEFAULT_NAME})")
-    get.add_argument("--url", help="where to download the zip (default: the known model's)")
+    get.add_argument("--url", help=_("where to download the zip (default: the known model's)"))
     get.add_argument("--sha256", metavar="HEX",
-                     help="the archive's SHA-256 (default: the pinned one; without one, the "
-                     "download must come over HTTPS and its SHA-256 is printed and kept)")
+                     help=_("the archive's SHA-256 (default: the pinned one; without one, the "
+                     "download must come over HTTPS and its SHA-256 is printed and kept)"))
     get.add_argument("--dest", type=Path, default=Path("models"),
-                     help="the folder to unpack into (default: models)")
+                     help=_("the folder to unpack into (default: models)"))
     get.set_defaults(run=run_fetch)
 
 

@@ -7,23 +7,26 @@ import argparse
 from voice.cli.arguments import (
     Subcommands,
     UsageError,
+    add_command,
     add_play_arguments,
     match_number,
     printer,
     read_lines,
+    say_recording,
 )
 from voice.live.catch_up import catch_up
 from voice.live.transcript import play_transcript
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `resume` to the command line."""
-    resume = sub.add_parser("resume", help="continue a recorded match (the latest by default)")
+    resume = add_command(sub, "resume", _("continue a recorded match (the latest by default)"))
     resume.add_argument(
         "match", nargs="?", type=match_number, metavar="MATCH",
-        help="the match number, as `referee matches` lists (default: the latest played)",
+        help=_("the match number, as `referee matches` lists (default: the latest played)"),
     )
     add_play_arguments(resume)
     resume.set_defaults(run=run)
@@ -41,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
                 f"start one with `referee simulate --db {args.db}`"
             )
         ledger = Ledger(record, match_id)
+        say_recording(match_id, args.db)
         catch_up(ledger, voice, ledger.mark_announced)
         play_transcript(ledger, lines, voice, where)
     return 0

@@ -13,6 +13,7 @@ from voice.cli.arguments import (
     SETUP_ARGUMENTS,
     Subcommands,
     UsageError,
+    add_command,
     add_db_argument,
     add_early_argument,
     add_phrase_table_argument,
@@ -34,21 +35,23 @@ from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `run` to the command line."""
-    run_parser = sub.add_parser("run", help="the live voice loop: microphone, PA and headset")
+    run_parser = add_command(sub, "run", _("the live voice loop: microphone, PA and headset"))
     add_setup_arguments(run_parser, required=False)
     run_parser.add_argument(
         "--match", type=match_number,
-        help="continue this recorded match (its set-up comes from the record) instead of a new one",
+        help=_("continue this recorded match (its set-up comes from the record) instead of a "
+               "new one"),
     )
-    run_parser.add_argument("--model", required=True, help="the vosk model directory")
-    run_parser.add_argument("--mic", help="input device id or name part (default: devices.mic)")
-    run_parser.add_argument("--pa", help="the hall's output device (default: devices.pa)")
+    run_parser.add_argument("--model", required=True, help=_("the vosk model directory"))
+    run_parser.add_argument("--mic", help=_("input device id or name part (default: devices.mic)"))
+    run_parser.add_argument("--pa", help=_("the hall's output device (default: devices.pa)"))
     run_parser.add_argument("--headset",
-                            help="the referee's output device (default: devices.headset)")
+                            help=_("the referee's output device (default: devices.headset)"))
     add_threshold_argument(run_parser)
     add_settings_arguments(run_parser)
     add_db_argument(run_parser)
@@ -56,8 +59,8 @@ def register(sub: Subcommands) -> None:
     add_early_argument(run_parser)
     run_parser.add_argument(
         "--no-confirm", dest="confirm", action="store_false", default=None,
-        help="do not name on the headset the commands the PA does not voice back "
-        "(default: headset.confirmations)",
+        help=_("do not name on the headset the commands the PA does not voice back "
+        "(default: headset.confirmations)"),
     )
     run_parser.set_defaults(run=run)
 
@@ -86,23 +89,23 @@ def run(args: argparse.Namespace) -> int:
         listener = start_listener(
             args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
         )
-        microphone = Microphone(mic)
-        microphone.open()  # a microphone that cannot be opened: no match is created
-        match_id = args.match if setup is None else record.create_match(rules)
-        ledger = LiveLedger(record, match_id, log_to_stderr)
         from voice.speaking.synthesis import Synthesiser
         from voice.speaking.voicing import Voicing
 
-        speech = Synthesiser(voice=settings.voice, rate=settings.rate)
+        # The voice and the microphone before the match: either failing, no match is created.
+        speech = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
+        microphone = Microphone(mic)
+        microphone.open()
+        match_id = args.match if setup is None else record.create_match(rules)
+        ledger = LiveLedger(record, match_id, log_to_stderr)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)
         announcer = Announcer(voicing, outputs)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         headset_lost=lambda: "headset" in announcer.failing)
-        sys.stderr.write(
-            f"match {ledger.match_id} recorded in {args.db}; listening on {mic.name}\n"
-        )
+        sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
+            match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too
             try:
                 if setup is None:
@@ -111,6 +114,6 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 microphone.close()
                 loop.close()
-        sys.stderr.write("stopped\n")
+        sys.stderr.write(_("stopped") + "\n")
     return 0
 

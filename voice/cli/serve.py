@@ -13,9 +13,10 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 
-from voice.cli.arguments import Subcommands, UsageError, add_db_argument, within
+from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, within
 from voice.cli.stopping import on_stop_signal
-from voice.match_record.database import Record
+from voice.match_record.database import NoRecord, Record
+from voice.translation import N_, _
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -28,7 +29,7 @@ WS_MAX_BYTES = 64 * 1024  # the boards send nothing; a larger WebSocket message 
 
 def register(sub: Subcommands) -> None:
     """Add `serve` to the command line."""
-    serve = sub.add_parser("serve", help="the hall scoreboard and the referee's control panel")
+    serve = add_command(sub, "serve", _("the hall scoreboard and the referee's control panel"))
     add_db_argument(serve)
     serve.add_argument(
         "--host", default=DEFAULT_HOST,
@@ -46,14 +47,16 @@ def register(sub: Subcommands) -> None:
         "or --token-file",
     )
     given.add_argument("--token-file", type=Path, metavar="PATH",
-                       help="read the token from the first line of this file")
+                       help=_("read the token from the first line of this file"))
     serve.add_argument(
         "--allowed-host", action="append", default=[], metavar="NAME",
-        help="another host name the server answers to (the loopback names, --host and, "
-        "beyond this machine, its own name and any address are always allowed)",
+        help=_("another host name the server answers to (the loopback names, --host and, "
+        "beyond this machine, its own name and any address are always allowed)"),
     )
-    serve.add_argument("--certfile", type=Path, help="serve HTTPS with this certificate (PEM)")
-    serve.add_argument("--keyfile", type=Path, help="the certificate's private key (PEM)")
+    serve.add_argument("--create", action="store_true",
+                       help=_("start a new, empty record at --db if there is none"))
+    serve.add_argument("--certfile", type=Path, help=_("serve HTTPS with this certificate (PEM)"))
+    serve.add_argument("--keyfile", type=Path, help=_("the certificate's private key (PEM)"))
     serve.set_defaults(run=run)
 
 
@@ -142,7 +145,12 @@ def run(args: argparse.Namespace) -> int:
     from voice.scoreboard.connections import protocols
     from voice.scoreboard.guard import Hosts
 
-    Record.open(args.db).close()  # a record that cannot be used stops us before we listen
+    # A record that cannot be used stops us before we listen; a mistyped --db is no new record.
+    try:
+        Record.open(args.db, create=args.create).close()
+    except NoRecord:
+        raise UsageError(N_("there is no match record at {path}: check --db, or give --create "
+                            "to start an empty one"), path=args.db) from None
     names = [*args.allowed_host]
     if not loopback(args.host):
         names += [socket.gethostname(), f"{socket.gethostname()}.local"]
@@ -153,10 +161,10 @@ def run(args: argparse.Namespace) -> int:
         if args.token == GENERATE:
             sys.stdout.write(f"token: {token}\n")  # shown this once, kept nowhere
             sys.stdout.flush()
-        sys.stderr.write(
-            f"hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
-            f"{where}/referee/MATCH (matches of {args.db}: `referee matches --db {args.db}`)\n"
-        )
+        sys.stderr.write(_(
+            "hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
+            "{where}/referee/MATCH (matches of {path}: `referee matches --db {path}`)"
+        ).format(where=where, path=args.db) + "\n")
         sys.stderr.flush()
         http, ws = protocols()  # the header time limit and the connections per address
         config = uvicorn.Config(
@@ -175,5 +183,5 @@ def run(args: argparse.Namespace) -> int:
             suppress(KeyboardInterrupt),  # uvicorn has shut down cleanly, then re-raised Ctrl-C
         ):
             server.run(sockets=[bound])
-        sys.stderr.write("stopped\n")
+        sys.stderr.write(_("stopped") + "\n")
     return 0

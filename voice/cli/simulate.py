@@ -6,20 +6,23 @@ import argparse
 
 from voice.cli.arguments import (
     Subcommands,
+    add_command,
     add_play_arguments,
     add_setup_arguments,
     printer,
     read_lines,
+    say_recording,
     setup_from,
 )
 from voice.live.transcript import play_transcript
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
+from voice.translation import _
 
 
 def register(sub: Subcommands) -> None:
     """Add `simulate` to the command line."""
-    sim = sub.add_parser("simulate", help="run a new, recorded match from transcribed phrases")
+    sim = add_command(sub, "simulate", _("run a new, recorded match from transcribed phrases"))
     add_setup_arguments(sim)
     add_play_arguments(sim)
     sim.set_defaults(run=run)
@@ -31,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
     lines, where = read_lines(args.input)
     voice = printer(args)
     with Record.open(args.db) as record:
-        play_transcript(Ledger(record, record.create_match(setup)), lines, voice, where)
+        match_id = record.create_match(setup)
+        say_recording(match_id, args.db)
+        play_transcript(Ledger(record, match_id), lines, voice, where)
     return 0

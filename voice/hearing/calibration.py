@@ -20,10 +20,11 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, Endpointer
 from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.profile import Profile
-from voice.hearing.recognise import UNKNOWN
+from voice.hearing.understanding import UNKNOWN
 
 PAUSE_MARGIN_MS = 50  # the recommended endpoint waits this much longer than the longest pause
 THRESHOLDS = tuple(range(50, 100, 5))  # the thresholds a profile may choose among
+MIN_HEARD = 2  # takes that must be heard alike before their text becomes an alias
 
 
 class Outcome(StrEnum):
@@ -180,27 +181,39 @@ def recommended_endpoint(takes: Iterable[Take]) -> tuple[int, int]:
 
 def learn(listener: Listener, judged: Sequence[Judged], endpoint_ms: int) -> Learned:
     """A profile from takes judged at `endpoint_ms`: an alias for each heard text a phrase was
-    not taken right from, unless it would make two commands ambiguous; then the threshold
-    that takes the most takes right (wrong ones counting double) with those aliases."""
-    candidates: dict[str, set[str]] = {}
+    not taken right from, unless it is unsafe (see _unsafe) or sounds like another alias of
+    another command; then the threshold that takes the most takes right (wrong ones counting
+    double) with those aliases."""
+    candidates: dict[str, list[str]] = {}
     for j in judged:
         if j.outcome != Outcome.RIGHT and len(j.heard) == 1:
-            candidates.setdefault(normalise(j.heard[0].phrase), set()).add(j.take.phrase)
+            candidates.setdefault(normalise(j.heard[0].phrase), []).append(j.take.phrase)
+    vocabulary = listener.vocabulary
     aliases: dict[str, str] = {}
     refused = []
     for heard, phrases in sorted(candidates.items()):
-        reason = _ambiguity(listener, heard, phrases)
+        reason = _unsafe(listener, heard, phrases)
         if reason is None:
-            aliases[heard] = next(iter(phrases))
+            aliases[heard] = phrases[0]
         else:
-            refused += [Refused(heard, phrase, reason) for phrase in sorted(phrases)]
+            refused += [Refused(heard, phrase, reason) for phrase in sorted(set(phrases))]
+    sounds = {heard: " ".join(map(vocabulary.fold, heard.split())) for heard in aliases}
+    for heard, phrase in list(aliases.items()):
+        alike = [other for other in aliases if other != heard and sounds[other] == sounds[heard]
+                 and vocabulary.parse(aliases[other]) != vocabulary.parse(phrase)]
+        if alike:
+            refused.append(Refused(heard, phrase, f"it sounds like «{alike[0]}», learned for "
+                                   "another command"))
+    aliases = {h: p for h, p in aliases.items() if h not in {r.heard for r in refused}}
     threshold = min((*THRESHOLDS, listener.threshold), key=lambda t: (
         _cost(listener, judged, Profile(aliases, threshold=t)), abs(t - listener.threshold)))
     return Learned(Profile(aliases, endpoint_ms, float(threshold)), tuple(refused))
 
 
-def _ambiguity(listener: Listener, heard: str, phrases: set[str]) -> str | None:
-    """Why an alias from `heard` to `phrases` would make commands ambiguous (None: it would not)."""
+def _unsafe(listener: Listener, heard: str, phrases: list[str]) -> str | None:
+    """Why an alias from `heard` to `phrases` is not safe to learn (None: it is): heard for
+    several commands or only once, nothing but unknown words, another command's phrase, or
+    holding a word of another command's phrases that the phrase lacks."""
     vocabulary = listener.vocabulary
     commands = {vocabulary.parse(phrase) for phrase in phrases}
     if len(commands) > 1:
@@ -210,6 +223,14 @@ def _ambiguity(listener: Listener, heard: str, phrases: set[str]) -> str | None:
     exact = vocabulary.parse(heard)
     if exact is not None and exact not in commands:
         return f"it is a phrase of another command ({exact.kind.value})"
+    own = {vocabulary.fold(w) for p in phrases for w in normalise(p).split()}
+    for word in heard.split():
+        others = vocabulary.commands_of_word(vocabulary.fold(word))
+        if vocabulary.fold(word) not in own and others and not others & commands:
+            kinds = ", ".join(sorted({c.kind.value for c in others}))
+            return f"«{word}» is a word of another command ({kinds})"
+    if len(phrases) < MIN_HEARD:
+        return f"heard only once (an alias needs {MIN_HEARD} takes heard alike)"
     return None
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from rules.command import Command, Kind
-from rules.normalise import normalise
 from rules.vocabulary import DEFAULT_THRESHOLD, Vocabulary
 from voice.audio_signal import resample, to_pcm16_bytes
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
-from voice.hearing.recognise import UNKNOWN, LoadedModel, Recogniser, load_model
+from voice.hearing.recognise import LoadedModel, Recogniser, load_model
+from voice.hearing.understanding import phrase, understand
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
@@ -164,18 +164,10 @@ class Listener:
 
     def understand(self, text: str) -> tuple[Command | None, float]:
         """The command a final result's text means (None below the threshold), and confidence."""
-        phrase = self._phrase(text)
-        if not set(phrase.split()) - {UNKNOWN}:
-            return None, 0.0
-        command = self.vocabulary.parse(phrase)
-        if command is not None:
-            return command, 100.0
-        command, confidence = self.vocabulary.nearest(phrase)
-        return (command if confidence >= self.threshold else None), confidence
+        return understand(text, self.vocabulary, self.threshold, self.table, self.aliases)
 
     def _phrase(self, text: str) -> str:
-        phrase = self.table.translate(text) if self.table else text
-        return self.aliases.get(normalise(phrase), phrase) if self.aliases else phrase
+        return phrase(text, self.table, self.aliases)
 
 
 def load_listener(

@@ -14,8 +14,8 @@ import vosk
 from voice.audio_signal import resample, to_pcm16_bytes
 from voice.hearing.audio import TARGET_RATE, chunked
 from voice.hearing.model import ModelError, ModelInfo, check_model
+from voice.hearing.understanding import UNKNOWN
 
-UNKNOWN = "[unk]"  # how results show speech outside the grammar, whatever the model calls it
 _UNKNOWN_SPELLINGS = ("[unk]", "<unk>", "<UNK>")  # vosk models use one of these
 
 

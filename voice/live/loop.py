@@ -12,12 +12,12 @@ from phrases.bank import Channel
 from phrases.render import Utterance, render
 from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
-from voice.live.break_timer import BreakTimer
 from voice.live.echo import EchoGuard
 from voice.live.microphone_news import MicrophoneNews
 from voice.live.prompts import confirmation
 from voice.live.pulse import Pulse
 from voice.live.record_news import RecordNews
+from voice.live.ticker import Ticker
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Speaker
 
@@ -40,7 +40,7 @@ class LiveLoop:
 
     Runs on one thread and never waits for the record: the ledger's writer records on its own.
     Its other jobs have parts with names: the heartbeat (Pulse), the microphone's faults
-    (MicrophoneNews), how recording goes (RecordNews) and the break's clock (BreakTimer); a
+    (MicrophoneNews), how recording goes (RecordNews) and the clock (Ticker); a
     fault of the record or the microphone is told on the headset and logged, never fatal.
     """
 
@@ -65,7 +65,7 @@ class LiveLoop:
         self.pulse = Pulse(ledger, headset_lost)
         self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log)
         self.record_news = RecordNews(ledger, self._tell, log)
-        self.timer = BreakTimer(ledger, clock)
+        self.ticker = Ticker(ledger, clock)
         self._early_taken = False  # the early commit in progress was accepted by the rules
 
     @property
@@ -98,13 +98,10 @@ class LiveLoop:
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, follow the record, tell the referee how recording
-        goes, and run the break clock (Article 5)."""
+        goes, and run the clock (the break of Article 5, the warm-up, the shot clock)."""
         self.pulse.beat()
-        self.record_news.follow()
+        self.record_news.follow(self._run_clock)
         self.record_news.tell()
-        tick = self.timer.tick()
-        if tick is not None:
-            self._take(tick)
 
     def close(self) -> None:
         """Let the announcer finish what is queued and the writer record it; what cannot be
@@ -133,6 +130,12 @@ class LiveLoop:
     def overflowed(self, total: int) -> None:
         """Count the audio the sound card dropped; log it now and then."""
         self.microphone.overflowed(total)
+
+    def _run_clock(self) -> None:
+        """While a warm-up, a break or a shot is timed, feed the rules the seconds it has run."""
+        tick = self.ticker.tick()
+        if tick is not None:
+            self._take(tick)
 
     def _tell(self, utterances: list[Utterance]) -> None:
         """Say what the loop's parts tell the referee, through the announcer in use."""

@@ -26,11 +26,13 @@ class RecordNews:
         self._rewrites = 0  # the record's write-backs told to the referee
         self._fault: str | None = None  # the last fault reading the record
 
-    def follow(self) -> None:
-        """Read what a control panel may have recorded meanwhile (a break); a fault reading the
-        record is logged once, and its end too."""
+    def follow(self, then: Callable[[], None]) -> None:
+        """Read what a control panel may have recorded meanwhile (a break), then run `then` (the
+        clock, which reads the record too); a fault reading the record is logged once, and its
+        end too."""
         try:
             self.ledger.refresh()
+            then()
         except RecordError as error:
             if str(error) != self._fault:
                 self.log(f"cannot read the match record: {error}")

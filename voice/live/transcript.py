@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from phrases.render import Utterance
 from rules.errors import RefereeError
+from voice.live.stopwatch import Stopwatch
 from voice.match_record.ledger import Ledger
 from voice.speaking.printer import Printer
+
+MAX_PASSING = 24 * 60 * 60  # the most seconds one line `+SECONDS` lets pass
 
 
 class TranscriptError(RefereeError):
@@ -27,16 +31,45 @@ def transcript_phrases(lines: Iterable[str]) -> Iterator[str]:
 
 
 def play_transcript(ledger: Ledger, lines: Iterable[str], voice: Printer, where: str) -> None:
-    """Feed each phrase to the recorded match and voice what it says, then the final state."""
+    """Feed each phrase to the recorded match and voice what it says, then the final state; a
+    line `+SECONDS` lets that much time pass, the clock ticking each second as the live loop's."""
+    now = 0.0
+    watch = Stopwatch()
+    watch.follow(ledger.match, now)
     try:
         for text in transcript_phrases(lines):
-            said = ledger.hear(text)
-            voice.say(said)
-            if ledger.written is not None:
-                ledger.mark_announced(ledger.written)
+            passing = _passing(text, where, ledger)
+            if passing is None:
+                _voiced(ledger, ledger.hear(text), voice)
+                watch.follow(ledger.match, now)
+            for _ in range(passing or 0):
+                now += 1
+                tick = watch.tick(now)
+                if tick is not None:
+                    _voiced(ledger, ledger.command(tick), voice)
+                watch.follow(ledger.match, now)
     except UnicodeDecodeError as error:
         raise TranscriptError(
             f"{where} is not UTF-8 text: {error}; match {ledger.match_id} is recorded up to there",
             ledger.match_id, ledger,
         ) from None
     voice.state(ledger.match)
+
+
+def _passing(text: str, where: str, ledger: Ledger) -> int | None:
+    """The seconds a line `+SECONDS` lets pass; None for a phrase; TranscriptError if bad."""
+    if not text.startswith("+"):
+        return None
+    seconds = text[1:].strip()
+    if not seconds.isdecimal() or not 1 <= int(seconds) <= MAX_PASSING:
+        raise TranscriptError(
+            f"{where}: {text[:40]!r} is not time passing: write +SECONDS, 1 to {MAX_PASSING}; "
+            f"match {ledger.match_id} is recorded up to there", ledger.match_id, ledger,
+        )
+    return int(seconds)
+
+
+def _voiced(ledger: Ledger, said: list[Utterance], voice: Printer) -> None:
+    voice.say(said)
+    if ledger.written is not None:
+        ledger.mark_announced(ledger.written)

@@ -22,11 +22,12 @@ from rules.errors import RefereeError
 from rules.match import ReplayError, Result, steps
 from rules.state import Match, Setup, new_match
 from voice.match_record.liveness import Heartbeat, Liveness
+from voice.translation import N_
 
 APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
 SCHEMA_VERSION = 1  # the PRAGMA user_version this version reads and writes
 BUSY_SECONDS = 10.0  # how long a writer waits for another process's transaction to end
-UNTOUCHED = "the file was left untouched"
+UNTOUCHED = N_("the file was left untouched")
 
 SCHEMA = f"""
 PRAGMA application_id = {APPLICATION_ID};
@@ -63,8 +64,8 @@ SMALLEST_DATABASE = 512  # bytes: one page of the smallest size SQLite writes
 class RecordError(RefereeError):
     """A match record that cannot be opened, read or written; the message states the fault."""
 
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, path: Path, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.path = path
 
 
@@ -76,7 +77,8 @@ class NoSuchMatch(RecordError):
     """The record holds no match of that number."""
 
     def __init__(self, match_id: int, path: Path) -> None:
-        super().__init__(f"there is no match {match_id} in {path}", path)
+        super().__init__(N_("there is no match {match_id} in {path}"), path, match_id=match_id,
+                         path=path)
         self.match_id = match_id
 
 
@@ -153,7 +155,7 @@ class Record:
         try:
             if not path.exists():
                 if not create:
-                    raise NoRecord(f"there is no match record at {path}", path)
+                    raise NoRecord(N_("there is no match record at {path}"), path, path=path)
                 _create(path)
             _validate(path)
             db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
@@ -188,8 +190,12 @@ class Record:
         """
         path, moved = self.path, None
         aside = _aside(path)
-        with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
-            self._db.backup(copy)
+        try:
+            with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
+                self._db.backup(copy)
+        except RecordError:
+            aside.unlink(missing_ok=True)
+            raise
         try:
             if path.exists():
                 moved = path.with_name(f"{path.name}.replaced-{_stamp()}")
@@ -199,10 +205,11 @@ class Record:
             os.link(aside, path)
             _sync_directory(path.parent)
             self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-        except OSError as error:
-            raise RecordError(f"cannot write {path} back: {error}", path) from None
-        finally:
-            aside.unlink(missing_ok=True)
+        except (OSError, sqlite3.Error) as error:
+            raise RecordError(
+                f"cannot write {path} back ({error}); every event is kept in {aside}", path
+            ) from None
+        aside.unlink()
         self.identity = _identity(path)
         with self._guard("set up"):
             self._set_up()
@@ -498,12 +505,14 @@ def _validate(path: Path) -> None:
     process could then delete the write-ahead log under them.
     """
     if path.is_dir():
-        raise NotARecord(f"{path} is a directory, not a match record", path)
+        raise NotARecord(N_("{path} is a directory, not a match record"), path, path=path)
     size = path.stat().st_size
     if size == 0:
-        raise NotARecord(f"{path} is an empty file, not a match record; {UNTOUCHED}", path)
+        raise NotARecord(N_("{path} is an empty file, not a match record; {untouched}"), path,
+                         path=path, untouched=UNTOUCHED)
     not_sqlite = NotARecord(
-        f"{path} is not a match record (not an SQLite database); {UNTOUCHED}", path
+        N_("{path} is not a match record (not an SQLite database); {untouched}"), path,
+        path=path, untouched=UNTOUCHED,
     )
     if size < SMALLEST_DATABASE:  # SQLite would take it for an empty database
         raise not_sqlite
@@ -517,11 +526,13 @@ def _validate(path: Path) -> None:
         if error.sqlite_errorcode == SQLITE_NOTADB:
             raise not_sqlite from None
         raise DamagedRecord(
-            f"{path} is a damaged match record ({error}); {UNTOUCHED}", path
+            N_("{path} is a damaged match record ({fault}); {untouched}"), path,
+            path=path, fault=error, untouched=UNTOUCHED,
         ) from None
     if damage != ["ok"]:
         raise DamagedRecord(
-            f"{path} is a damaged match record ({'; '.join(damage[:3])}); {UNTOUCHED}", path
+            N_("{path} is a damaged match record ({fault}); {untouched}"), path,
+            path=path, fault="; ".join(damage[:3]), untouched=UNTOUCHED,
         )
 
 
@@ -529,13 +540,16 @@ def _check_ids(path: Path, application: int, version: int) -> None:
     """RecordError unless the application id is this program's and the schema one it reads."""
     if application != APPLICATION_ID:
         raise NotARecord(
-            f"{path} is an SQLite database of another program (application id "
-            f"{application:#x}), not a match record; {UNTOUCHED}", path
+            N_("{path} is an SQLite database of another program (application id "
+               "{application:#x}), not a match record; {untouched}"), path,
+            path=path, application=application, untouched=UNTOUCHED,
         )
     if version > SCHEMA_VERSION:
         raise NewerRecord(
-            f"{path} was recorded by a newer carom-referee (record schema {version}; "
-            f"this version reads {SCHEMA_VERSION}); {UNTOUCHED}", path
+            N_("{path} was recorded by a newer carom-referee (record schema {version}; "
+               "this version reads {schema}); {untouched}"), path,
+            path=path, version=version, schema=SCHEMA_VERSION, untouched=UNTOUCHED,
         )
     if version < SCHEMA_VERSION:
-        raise NotARecord(f"{path} has an unknown record schema {version}; {UNTOUCHED}", path)
+        raise NotARecord(N_("{path} has an unknown record schema {version}; {untouched}"), path,
+                         path=path, version=version, untouched=UNTOUCHED)

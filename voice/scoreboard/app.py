@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
+from rules.errors import RefereeError
 from voice.match_record.database import NoSuchMatch, RecordError
 from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer
 from voice.scoreboard.break_clock import keep_time
@@ -22,6 +23,7 @@ from voice.scoreboard.routes import api, control, feed, pages
 from voice.scoreboard.routes.shared import no_match
 from voice.scoreboard.strict_json import StrictJsonRoute
 from voice.scoreboard.throttle import Limits, Throttle
+from voice.translation import fault
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -85,6 +87,7 @@ async def _missing(request: Request, error: Exception) -> JSONResponse:
 
 def _error(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
     async def handler(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=status)
+        assert isinstance(error, RefereeError)
+        return JSONResponse({"detail": fault(error) or str(error)}, status_code=status)
 
     return handler

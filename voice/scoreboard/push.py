@@ -15,6 +15,7 @@ from voice.scoreboard.record_worker import Desk
 from voice.scoreboard.view import server_time
 
 POLL_SECONDS = 0.05  # how often the newest event number of each match shown is read
+GONE = ""  # what a watcher's queue gets instead of a board once the record's file vanished
 log = logging.getLogger("referee.serve")
 
 State = dict[str, Any]
@@ -69,6 +70,14 @@ class Watcher:
                 if str(error) != fault:  # logged once while it lasts, not every poll
                     log.warning("cannot read the match record: %s", error)
                 fault = str(error)
+                if self.desk.lost:
+                    self.drop_all()
+
+    def drop_all(self) -> None:
+        """Tell every watcher that its board cannot be followed (the record's file vanished)."""
+        for watchers in self._watchers.values():
+            for queue in watchers:
+                _replace(queue, GONE)
 
     async def poll(self) -> None:
         """Bring each match shown up to the record; one that cannot be read is logged once."""

@@ -35,45 +35,57 @@ class Desk:
         self._ledgers: dict[int, Ledger] = {}  # used on the record thread only
         self._listeners: list[Callable[[int], None]] = []
         self._lost: str | None = None  # why the record cannot be used: its file vanished
-        self._open = False  # whether the two threads and their connections are open
+        self._keeping = asyncio.Lock()  # one check of the file at a time
 
     def open(self, create: bool = True) -> None:
         """Open the record (made if missing and `create`) on two new threads; RecordError, and
-        no thread, if it cannot be.
-
-        Nothing is kept from an earlier opening: the record may have changed meanwhile.
-        """
-        self._views.clear()
-        self._ledgers.clear()
+        no thread, if it cannot be."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record")
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record-reader")
         try:
-            self._record = self._worker.submit(Record.open, self.path, create).result()
-            try:
-                self._reading = self._reader.submit(Record.open, self.path, False).result()
-            except RecordError:
-                self._worker.submit(self._record.close).result()
-                raise
+            self._connect(create)
         except RecordError:
             self._worker.shutdown()
             self._reader.shutdown()
             raise
-        self._open = True
 
     async def kept(self) -> None:
         """RecordError while the record's file is deleted or replaced (its connections closed);
         the record opened again once a sound one is back at its path."""
-        if self._lost is None:
-            if not self._reading.vanished():
-                return
-            self._lost = (f"the match record {self.path} was deleted or replaced; the voice loop "
-                          "writes it back, or put the file back")
-            await asyncio.to_thread(self.close)
+        async with self._keeping:
+            if self._lost is None:
+                if not self._reading.vanished():
+                    return
+                self._lost = (f"the match record {self.path} was deleted or replaced; the voice "
+                              "loop writes it back, or put the file back")
+                await asyncio.to_thread(self._disconnect)
+            try:
+                await asyncio.to_thread(self._connect, False)
+            except RecordError:
+                raise RecordError(self._lost, self.path) from None
+            self._lost = None
+
+    def _connect(self, create: bool) -> None:
+        """A connection on each thread; nothing is kept from an earlier one, as the record may
+        have changed meanwhile."""
+        self._views.clear()
+        self._ledgers.clear()
+        self._record = self._worker.submit(Record.open, self.path, create).result()
         try:
-            await asyncio.to_thread(self.open, False)
+            self._reading = self._reader.submit(Record.open, self.path, False).result()
         except RecordError:
-            raise RecordError(self._lost, self.path) from None
-        self._lost = None
+            self._worker.submit(self._record.close).result()
+            raise
+
+    def _disconnect(self) -> None:
+        """Close both connections, after what is queued on their threads."""
+        self._reader.submit(self._reading.close).result()
+        self._worker.submit(self._record.close).result()
+
+    @property
+    def lost(self) -> bool:
+        """Whether the record's file vanished and no sound record is back at its path yet."""
+        return self._lost is not None
 
     def subscribe(self, listener: Callable[[int], None]) -> None:
         """Call `listener(match_id)` each time the board of a match shown changes."""
@@ -161,13 +173,10 @@ class Desk:
         return await self._take(match_id, lambda ledger: ledger.hear(text))
 
     def close(self) -> None:
-        """Finish what is queued, then close the record."""
-        if not self._open:
-            return  # closed when its file vanished, and not back yet
-        self._open = False
-        self._reader.submit(self._reading.close).result()
+        """Finish what is queued, then close the record and its threads."""
+        if self._lost is None:  # else closed when its file vanished
+            self._disconnect()
         self._reader.shutdown()
-        self._worker.submit(self._record.close).result()
         self._worker.shutdown()
 
     async def _take(self, match_id: int, act: Callable[[Ledger], list[Utterance]]) -> Taken:

@@ -1,23 +1,25 @@
-"""Text to speech: Greek text rendered by espeak-ng's Greek voice through pyttsx3."""
+"""Text to speech: Greek text rendered by a Greek voice of the platform's engine through pyttsx3
+(espeak-ng, SAPI5 or NSSpeechSynthesizer; voice.speaking.drivers)."""
 
 import contextlib
-import ctypes
 import functools
 import io
 import tempfile
 import threading
 import wave
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-import pyttsx3
-from pyttsx3.voice import Voice
 
-from rules.errors import RefereeError
+from voice.speaking.aiff import read_aiff
+from voice.speaking.drivers import (
+    GREEK_VOICE_ID,
+    SpeechError,
+    driver_name,
+    find_greek_voice,
+    start,
+)
 
-INSTALL_HINT = "install espeak-ng: apt-get install espeak-ng libespeak-ng1"
-GREEK_VOICE_ID = "grk/el"
 # pyttsx3 2.99 sometimes hands espeak-ng's audio to no file (seen about once in five live-loop
 # runs while vosk decodes on the other core); a fresh pass then succeeds.
 ATTEMPTS = 3
@@ -29,64 +31,6 @@ CACHE_SIZE = 256
 
 # espeak-ng is one global synthesiser per process, so renders must not interleave.
 _RENDER_LOCK = threading.Lock()
-
-
-class SpeechError(RefereeError):
-    """Speech synthesis is unavailable or produced no audio."""
-
-
-def _is_greek(voice: Voice) -> bool:
-    """Tell whether a voice speaks Modern Greek (language el or el-*, not grc)."""
-    codes = [str(language).lower() for language in voice.languages]
-    return any(code == "el" or code.startswith("el-") for code in codes)
-
-
-def find_greek_voice(voices: Iterable[Voice], wanted: str = GREEK_VOICE_ID) -> Voice:
-    """The Greek voice `wanted` (an espeak-ng id, e.g. an mbrola voice); for grk/el, any voice
-    with language el when it is missing."""
-    voices = list(voices)
-    for voice in voices:
-        if str(voice.id).lower() == wanted.lower() and _is_greek(voice):
-            return voice
-    if wanted.lower() != GREEK_VOICE_ID:
-        greek = ", ".join(str(v.id) for v in voices if _is_greek(v)) or "none"
-        raise SpeechError(f"espeak-ng has no Greek voice {wanted!r}; its Greek voices: {greek}")
-    for voice in voices:
-        if _is_greek(voice):
-            return voice
-    raise SpeechError(
-        f"espeak-ng has no Greek voice ({GREEK_VOICE_ID}) among {len(voices)} voices; "
-        f"{INSTALL_HINT}"
-    )
-
-
-@functools.cache
-def _engine() -> pyttsx3.Engine:
-    """Start pyttsx3's espeak driver once per process."""
-    try:
-        return pyttsx3.init("espeak")
-    except (ImportError, OSError, RuntimeError) as exc:
-        message = f"cannot start espeak-ng through pyttsx3 ({exc}); {INSTALL_HINT}"
-        raise SpeechError(message) from exc
-
-
-@functools.cache
-def _espeak_parameter() -> Callable[[int, int], int]:
-    """espeak_GetParameter(parameter, current) as espeak-ng declares it.
-
-    pyttsx3 declares it without `current`, so it returns the parameter's default or its value
-    as a stray register happens to say: a rate of 200 could read as espeak-ng's default 175."""
-    from pyttsx3.drivers import _espeak
-
-    prototype = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int)
-    return prototype(("espeak_GetParameter", _espeak.dll))
-
-
-def _wait_until_idle() -> None:
-    """Block until espeak-ng's synthesis thread has finished every queued command."""
-    from pyttsx3.drivers import _espeak  # loads libespeak-ng, so only after _engine()
-
-    _espeak.Synchronize()
 
 
 def read_pcm16_wav(path: Path) -> tuple[np.ndarray, int]:
@@ -103,27 +47,30 @@ def read_pcm16_wav(path: Path) -> tuple[np.ndarray, int]:
 
 
 class Synthesiser:
-    """Speaks Greek text with espeak-ng's Greek voice at `rate` words per minute into WAV files
-    or sample arrays; keeps the samples of the `cache` texts rendered last."""
+    """Speaks Greek text with a Greek voice of `driver` (None: the platform's) at `rate` words per
+    minute into WAV files or sample arrays; keeps the samples of the `cache` texts rendered last."""
 
     def __init__(
-        self, cache: int = CACHE_SIZE, voice: str = GREEK_VOICE_ID, rate: int = RATE
+        self, cache: int = CACHE_SIZE, voice: str = GREEK_VOICE_ID, rate: int = RATE,
+        driver: str | None = None,
     ) -> None:
         if not MIN_RATE <= rate <= MAX_RATE:
             raise SpeechError(f"a speaking rate of {rate} words per minute is not "
                               f"{MIN_RATE} to {MAX_RATE}")
-        self._engine = _engine()
-        self.voice = find_greek_voice(self._engine.getProperty("voices"), voice)
+        self.driver = start(driver_name(driver))
+        self.voice = find_greek_voice(self.driver.voices(), voice, self.driver.name)
+        self.driver.check(self.voice_id)
         self.rate = rate
         self._kept = functools.lru_cache(maxsize=cache)(self._fresh)
 
     @property
     def voice_id(self) -> str:
-        """The espeak-ng identifier of the selected voice, e.g. grk/el."""
+        """The engine's identifier of the selected voice, e.g. grk/el."""
         return str(self.voice.id)
 
     def render_wav(self, text: str, path: Path) -> Path:
-        """Speak `text` into the WAV file `path` (overwritten) and return the path."""
+        """Speak `text` into the file `path` (overwritten; AIFF where the engine writes only
+        that, e.g. nsss) and return the path."""
         path = Path(path)
         self._synthesise(text, path)
         return path
@@ -132,32 +79,13 @@ class Synthesiser:
         """Speak `text` and return (int16 mono samples, read-only, sample rate)."""
         return self._kept(text)
 
-    def _settings(self) -> tuple[str, int]:
-        """The voice and rate espeak-ng holds now."""
-        from pyttsx3.drivers import _espeak
-
-        return self._engine.getProperty("voice"), _espeak_parameter()(_espeak.RATE, 1)
-
-    def _choose(self) -> None:
-        """Give espeak-ng this voice and rate now, and wait until it has taken them."""
-        # Not through pyttsx3's setProperty: that waits in its queue until the next run, and
-        # now and then (about one process start in 130, under load) a whole match was said at
-        # pyttsx3's own 200 words per minute; nor checked with its getProperty (see
-        # _espeak_parameter), which could not tell.
-        from pyttsx3.drivers.espeak import EspeakDriver
-
-        if self._engine.getProperty("voice") != self.voice_id:
-            EspeakDriver.setProperty("voice", self.voice.id)
-        EspeakDriver.setProperty("rate", self.rate)
-        _wait_until_idle()
-
     def cache_info(self) -> functools._CacheInfo:
         """How many renders came from the cache (hits) and how many were synthesised (misses)."""
         return self._kept.cache_info()
 
     def _fresh(self, text: str) -> tuple[np.ndarray, int]:
         with tempfile.TemporaryDirectory(prefix="speak-") as tmp:
-            samples, rate = self._synthesise(text, Path(tmp) / "speech.wav")
+            samples, rate = self._synthesise(text, Path(tmp) / f"speech{self.driver.suffix}")
         samples.flags.writeable = False  # shared by every later render of the same text
         return samples, rate
 
@@ -175,28 +103,15 @@ class Synthesiser:
     def _attempt(self, text: str, path: Path) -> tuple[np.ndarray, int]:
         """Run one pyttsx3 save_to_file pass and check that real speech came out."""
         path.unlink(missing_ok=True)  # a stale file must not pass for fresh output
-        # pyttsx3 2.99 drives espeak-ng asynchronously: runAndWait cancels any synthesis
-        # still in flight and, on an engine's first run, returns before the WAV is written.
-        # Waiting for espeak-ng to go idle before and after makes each render whole.
         # pyttsx3 also prints "Audio saved to ..." on every save; keep that off our stdout.
         with _RENDER_LOCK, contextlib.redirect_stdout(io.StringIO()):
-            _wait_until_idle()
-            if self._settings() != (self.voice_id, self.rate):  # e.g. another synthesiser's
-                self._choose()
-            self._engine.save_to_file(text, str(path))
-            self._engine.runAndWait()
-            _wait_until_idle()
-            active, rate = self._settings()
-        # Checked again after the text, as the voice is: changed while it was said, it is said
-        # again (the next pass sets them first).
-        if (active, rate) != (self.voice_id, self.rate):
-            raise SpeechError(
-                f"espeak-ng took voice {active} at {rate} words per minute, "
-                f"not {self.voice_id} at {self.rate}"
-            )
+            self.driver.before(self.voice_id, self.rate)
+            self.driver.save(text, path)
+            self.driver.after(self.voice_id, self.rate)
+        name = self.driver.name
         if not path.is_file():
-            raise SpeechError(f"espeak-ng wrote no audio for {text!r} to {path}")
-        samples, rate = read_pcm16_wav(path)
+            raise SpeechError(f"{name} wrote no audio for {text!r} to {path}")
+        samples, rate = read_aiff(path) if path.suffix == ".aiff" else read_pcm16_wav(path)
         if not samples.any():
-            raise SpeechError(f"espeak-ng produced no audible speech for {text!r}")
+            raise SpeechError(f"{name} produced no audible speech for {text!r}")
         return samples, rate

@@ -7,6 +7,7 @@ import asyncio
 from fastapi import APIRouter, WebSocket
 
 from voice.match_record.database import NoSuchMatch, RecordError
+from voice.scoreboard.push import GONE
 from voice.scoreboard.routes.shared import DeskIn, MatchId, ThrottleIn, WatcherIn, address
 from voice.scoreboard.view import server_time
 
@@ -41,5 +42,8 @@ async def feed(
 
 
 async def _push(socket: WebSocket, queue: asyncio.Queue[str]) -> None:
-    while True:
-        await socket.send_text(await queue.get())
+    """Send each board the queue gets; close the socket once the record's file is gone (the
+    board shows its link down and retries until the record is back)."""
+    while (text := await queue.get()) != GONE:
+        await socket.send_text(text)
+    await socket.close(code=1011, reason="the match record cannot be read")

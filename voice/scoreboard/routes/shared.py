@@ -16,6 +16,7 @@ from voice.scoreboard.push import Watcher
 from voice.scoreboard.record_worker import Desk
 from voice.scoreboard.schema import Problem
 from voice.scoreboard.throttle import Throttle
+from voice.translation import gettext
 
 MatchId = Annotated[int, fastapi.Path(ge=1, le=MAX_MATCH_ID, description="the match number")]
 Credentials = Annotated[
@@ -73,7 +74,7 @@ REFUSED: dict[int | str, dict[str, Any]] = {**BODY, **LOCKED}
 
 def no_match(error: NoSuchMatch) -> str:
     """The HTTP answer's words for a match number the record does not hold."""
-    return f"there is no match {error.match_id} in this record"
+    return gettext("there is no match {match} in this record").format(match=error.match_id)
 
 
 def address(connection: Request | WebSocket) -> str:

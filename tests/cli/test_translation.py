@@ -1,0 +1,178 @@
+"""Greek on the command line: the catalogue is complete and compiled, the language follows the
+locale or the hall's settings, and the frictions a newcomer met are gone."""
+
+from __future__ import annotations
+
+import argparse
+import gettext
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
+from babel.messages.pofile import read_po
+
+from tests.support.referee import Ran
+from voice import translation
+from voice.cli.main import COMMANDS, parser
+
+CATALOGUE = translation.LOCALE / "el" / "LC_MESSAGES" / f"{translation.DOMAIN}.po"
+TRANSCRIPT = "Κωνσταντίνου 3\n"
+SETUP = ("--discipline", "libre", "--distance", "10", "--players", "Κωνσταντίνου,Γιάσπερς")
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> object:
+    """Each test's language choice ends with it."""
+    yield
+    translation.use("en")
+
+
+def used() -> set[object]:
+    """Every message the code and argparse show a person, as Babel extracts them."""
+    voice = Path(translation.__file__).parent
+    ours = extract_from_dir(voice, keywords=DEFAULT_KEYWORDS)
+    theirs = extract_from_file("python", argparse.__file__, keywords=DEFAULT_KEYWORDS)
+    return {found[2] for found in [*ours, *((0, *m) for m in theirs)]}
+
+
+def test_every_message_has_greek() -> None:
+    with CATALOGUE.open("rb") as file:
+        greek = {m.id: m.string for m in read_po(file) if m.id}
+    missing = [m for m in used() if not greek.get(m if isinstance(m, str) else tuple(m))]
+    assert missing == []
+
+
+def test_the_compiled_catalogue_matches_the_po() -> None:
+    with CATALOGUE.open("rb") as file:
+        messages = [m for m in read_po(file) if m.id and isinstance(m.id, str)]
+    with CATALOGUE.with_suffix(".mo").open("rb") as file:
+        compiled = gettext.GNUTranslations(file)
+    assert [compiled.gettext(m.id) for m in messages] == [m.string for m in messages]
+
+
+def greek_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "el_GR.UTF-8")
+
+
+def test_a_greek_locale_gets_greek_errors_and_help(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    missing = tmp_path / "none.sqlite3"
+    ran = referee("matches", "--db", missing)
+    assert (ran.code, ran.err) == (2, f"referee matches: σφάλμα: δεν υπάρχει αρχείο αγώνων στο "
+                                      f"{missing}· ξεκινήστε αγώνα με `referee simulate --db "
+                                      f"{missing}`\n")
+    helped = referee("simulate", "--help")
+    assert "χρήση: referee simulate" in helped.out and "επιλογές:" in helped.out
+    assert "Παίζει νέο, καταγεγραμμένο αγώνα" in helped.out
+
+
+def test_the_halls_setting_chooses_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    settings = tmp_path / "carom-referee" / "settings.toml"
+    settings.parent.mkdir()
+    settings.write_text('[messages]\nlanguage = "el"\n', encoding="utf-8")
+    ran = referee("simulate", *SETUP, "--db", tmp_path / "m.sqlite3", stdin=TRANSCRIPT)
+    assert ran.err.startswith(f"ο αγώνας 1 καταγράφεται στο {tmp_path / 'm.sqlite3'}\n")
+
+
+def test_a_c_locale_gets_english(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LANGUAGE")
+    monkeypatch.setenv("LANG", "C")
+    ran = referee("matches", "--db", tmp_path / "none.sqlite3")
+    assert ran.err.startswith("referee matches: error: there is no match record at ")
+
+
+def test_an_uncatalogued_fault_is_all_english(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    ran = referee("simulate", *SETUP, "--first", "Nobody", "--db", tmp_path / "m.sqlite3")
+    assert ran.err == ("referee simulate: error: --first 'Nobody' is neither of the players "
+                       "('Κωνσταντίνου', 'Γιάσπερς')\n")
+
+
+def test_version_prints_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--version"])
+    assert capsys.readouterr().out == f"referee {version('carom-referee')}\n"
+
+
+def test_bare_referee_prints_the_help(referee: Callable[..., Ran]) -> None:
+    ran = referee()
+    assert ran.code == 2 and ran.out.startswith("usage: referee") and "simulate" in ran.out
+
+
+def test_every_subcommand_says_what_it_does() -> None:
+    commands = parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert len(commands) == len(COMMANDS)
+    assert all(command.description for command in commands.values())
+
+
+def test_simulate_at_a_terminal_says_how_to_end(tmp_path: Path) -> None:
+    main, terminal = os.openpty()
+    os.write(main, b"\x04")  # Ctrl-D, waiting in the terminal: the input ends at once
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "voice.cli.main", "simulate", *SETUP, "--db",
+             str(tmp_path / "m.sqlite3")],
+            stdin=terminal, capture_output=True, text=True, timeout=60,
+        )
+    finally:
+        os.close(main)
+        os.close(terminal)
+    assert done.returncode == 0
+    assert done.stderr.startswith("type one phrase a line; Ctrl-D ends the input\n")
+
+
+def test_resume_and_correct_say_the_match_and_the_record(
+    referee: Callable[..., Ran], tmp_path: Path
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    referee("simulate", *SETUP, "--db", db, stdin="πόντος\nάστοχο\n")  # inning 1 played
+    resumed = referee("resume", "--db", db, stdin=TRANSCRIPT)
+    corrected = referee("correct", "1", "--inning", "1", "--player", "Κωνσταντίνου",
+                        "--points", "2", "--db", db)
+    assert [resumed.err.splitlines()[0], corrected.err.splitlines()[0]] == [
+        f"match 1 recorded in {db}"] * 2
+
+
+def test_serve_refuses_a_missing_record(referee: Callable[..., Ran], tmp_path: Path) -> None:
+    ran = referee("serve", "--db", tmp_path / "typo.sqlite3")
+    assert ran.code == 2 and "give --create" in ran.err and ran.err.count("\n") == 1
+    assert not (tmp_path / "typo.sqlite3").exists()
+
+
+def test_serve_creates_one_when_asked(referee: Callable[..., Ran], tmp_path: Path) -> None:
+    with socket.socket() as taken:  # the port is busy: serve stops after opening the record
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ran = referee("serve", "--create", "--db", tmp_path / "new.sqlite3", "--port", port)
+    assert ran.code == 2 and "cannot listen" in ran.err
+    assert (tmp_path / "new.sqlite3").exists()
+
+
+def test_config_takes_a_device_id_as_a_number(
+    referee: Callable[..., Ran], tmp_path: Path
+) -> None:
+    settings = tmp_path / "s.toml"
+    settings.write_text("[devices]\nmic = 2\n", encoding="utf-8")
+    ran = referee("config", "show", "--config", settings)
+    assert ran.code == 0
+    assert [line.split()[:2] for line in ran.out.splitlines() if "devices.mic" in line] == [
+        ["devices.mic", '"2"']]

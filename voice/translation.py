@@ -1,0 +1,55 @@
+"""The language of what a person reads (the command line, the board's error pages): gettext's
+catalogue in voice/locale, Greek for a Greek locale or the hall's `language = "el"`."""
+
+from __future__ import annotations
+
+import argparse
+import gettext as gnu
+from pathlib import Path
+
+from rules.errors import RefereeError
+
+DOMAIN = "referee"
+LOCALE = Path(__file__).parent / "locale"
+LANGUAGES = ("el", "en")  # what the hall's settings may choose; English is the code's own
+
+_active: gnu.NullTranslations = gnu.NullTranslations()
+
+
+def use(language: str | None = None) -> None:
+    """Speak `language` from now on; None: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    global _active
+    chosen = None if language is None else [language]
+    _active = gnu.translation(DOMAIN, LOCALE, chosen, fallback=True)
+    # argparse looks its own words ("usage:", "options") up through these two module names,
+    # which follow only the environment: pointed at ours, they follow the hall's choice too.
+    argparse._ = gettext  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def gettext(message: str) -> str:
+    """`message` in the language in use."""
+    return _active.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or plural form for `count`, in the language in use."""
+    return _active.ngettext(singular, plural, count)
+
+
+def fault(error: RefereeError) -> str | None:
+    """The error's message in the language in use; None when the catalogue does not hold it
+    (then only English says it)."""
+    template = gettext(error.message)
+    if template == error.message:
+        return None
+    fields = {name: gettext(v) if isinstance(v, str) else v for name, v in error.fields.items()}
+    return template.format(**fields) if fields else template
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalogue; it is translated where it is shown."""
+    return message
+
+
+_ = gettext
