@@ -19,6 +19,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -36,6 +37,8 @@ from rules.summary import summary
 from voice.match_record.database import Record
 from voice.session import Session
 from voice.speaking.printer import utterance_json
+
+STATUS = re.compile(r"match \d+ recorded in .*\n?")  # what simulate and resume say first
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 DISCIPLINES = ("libre", "cadre-47-2", "three-cushion", "cadre-71-2", "one-cushion", "cadre-47-1")
@@ -118,12 +121,13 @@ class Child:
         os.kill(self.process.pid, signal.SIGKILL)
 
     def finish(self) -> tuple[int, str]:
-        """Wait for the end; every line written before it is in `received`. Exit code, stderr."""
+        """Wait for the end; every line written before it is in `received`. Exit code, and
+        stderr without the status line that says where the match is recorded."""
         code = self.process.wait(timeout=LINE_SECONDS)
         self.reader.join(timeout=LINE_SECONDS)
         while (line := self.lines.get()) is not None:
             self.received.append(line)
-        error = self.process.stderr.read()
+        error = "".join(line for line in self.process.stderr if not STATUS.fullmatch(line))
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             with contextlib.suppress(BrokenPipeError, OSError):
                 stream.close()

@@ -182,7 +182,7 @@ def test_export_csv_is_the_events_then_the_players(referee, tmp_path, db):
     blank = rows.index([])
     events, players = rows[:blank], rows[blank + 1 :]
     assert events[0] == ["seq", "created", "announced", "kind", "player", "balls", "covered",
-                         "seconds", "frames", "inning", "points"]
+                         "seconds", "frames", "inning", "points", "shot"]
     assert [r[3] for r in events[1:]] == ["point", "ball_off", "point", "point", "undo", "miss"]
     assert events[2][4:9] == ["", "red", "red:white", "", ""] and events[2][2] == "1"
     assert players == [["surname", "points", "innings", "average", "highest_run"],
