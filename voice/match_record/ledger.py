@@ -133,8 +133,8 @@ class LiveLedger(Ledger):
         if not self._held:
             if self.writer.rewrites == self._rewrites:
                 return ()  # not written back yet
+            self.record = Record.open(self.record.path, create=False)  # tried again if it fails
             self._rewrites = self.writer.rewrites
-            self.record = Record.open(self.record.path, create=False)
             self._held = True
         if not self.writer.idle():
             return ()
