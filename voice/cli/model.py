@@ -10,7 +10,7 @@ from pathlib import Path
 from voice.cli.arguments import Parser, Subcommands, UsageError, add_command
 from voice.hearing.fetch import KNOWN, fetch
 from voice.hearing.model import ModelInfo, check_model
-from voice.translation import _
+from voice.translation import N_, _
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -56,11 +56,11 @@ def run_fetch(args: argparse.Namespace) -> int:
     known = KNOWN.get(args.name)
     url = args.url or (known.url if known else None)
     if url is None:
-        raise UsageError(f"--name {args.name} is not a model this project knows "
-                         f"({', '.join(KNOWN)}); give its --url")
+        raise UsageError(N_("--name {name} is not a model this project knows ({known}); give its "
+                            "--url"), name=args.name, known=", ".join(KNOWN))
     sha256 = args.sha256 or (known.sha256 if known else None)
     if sha256 is not None and not _HEX64.fullmatch(sha256):
-        raise UsageError(f"--sha256 must be 64 hexadecimal digits, got {sha256!r}")
+        raise UsageError(N_("--sha256 must be 64 hexadecimal digits, got {given!r}"), given=sha256)
     progress = _Progress()
     try:
         fetched = fetch(url, sha256, args.dest, args.name, progress)
