@@ -21,6 +21,7 @@ from rules.state import MAX_DISTANCE
 from tests.support.referee import Ran
 from voice import translation
 from voice.cli.main import COMMANDS, parser
+from voice.scoreboard.connections import refusal
 
 CATALOGUE = translation.LOCALE / "el" / "LC_MESSAGES" / f"{translation.DOMAIN}.po"
 TRANSCRIPT = "Κωνσταντίνου 3\n"
@@ -259,3 +260,11 @@ def test_config_show_in_greek(
     rows = {key: rest for key, *rest in (re.split(r"\s{2,}", line) for line in shown[1:])}
     assert rows["speech.chime"] == ["false", "αρχείο αίθουσας"]
     assert rows["devices.mic"] == ["(δεν ορίστηκε)", "προεπιλογή"]
+
+
+def test_the_connection_refusal_in_greek() -> None:
+    translation.use("el")
+    head, _, body = refusal().partition(b"\r\n\r\n")
+    assert body.decode() == ("πάρα πολλές συνδέσεις από αυτή τη διεύθυνση: κλείστε μερικές και "
+                             "δοκιμάστε ξανά")
+    assert f"Content-Length: {len(body)}".encode() in head
