@@ -90,7 +90,8 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default) or a draw"))
     parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
                         default=WARM_UP_SECONDS // 60,
-                        help=f"how long a warm-up lasts (default: {WARM_UP_SECONDS // 60})")
+                        help=_("how long a warm-up lasts (default: {minutes})")
+                        .format(minutes=WARM_UP_SECONDS // 60))
     parser.add_argument("--shot-clock", type=positive, metavar="SECONDS",
                         help=_("a shot clock: SECONDS per shot (UMB three-cushion: 30), a warning "
                                "{seconds} s before the end").format(seconds=WARNING_BEFORE))
@@ -198,7 +199,8 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """--db: the match record file, by default in the user's data directory."""
     default = default_path()
     parser.add_argument(
-        "--db", type=Path, default=default, help=f"the match record file (default: {default})"
+        "--db", type=Path, default=default,
+        help=_("the match record file (default: {path})").format(path=default),
     )
 
 
@@ -215,9 +217,9 @@ def confidence(text: str) -> float:
 def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
     """--threshold: the confidence free-form text needs to become a command."""
     parser.add_argument("--threshold", type=confidence,
-                        help=f"the confidence ({MIN_THRESHOLD:g}-{MAX_THRESHOLD:g}) a phrase not "
-                        "heard exactly needs "
-                        f"(default: hearing.threshold, {Settings.threshold:g})")
+                        help=_("the confidence ({low:g}-{high:g}) a phrase not heard exactly "
+                               "needs (default: hearing.threshold, {default:g})").format(
+                            low=MIN_THRESHOLD, high=MAX_THRESHOLD, default=Settings.threshold))
 
 
 def milliseconds(text: str) -> int:
@@ -228,7 +230,8 @@ def milliseconds(text: str) -> int:
 def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = True) -> None:
     """--config and --profile (and --endpoint): where the hall's and the referee's values are."""
     parser.add_argument("--config", type=Path, metavar="PATH",
-                        help=f"the hall's settings file (default: {default_settings_path()})")
+                        help=_("the hall's settings file (default: {path})")
+                        .format(path=default_settings_path()))
     parser.add_argument("--profile", type=Path, metavar="PATH",
                         help=_("the referee's profile, written by `referee calibrate`"))
     if endpoint:

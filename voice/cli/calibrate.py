@@ -50,7 +50,8 @@ def register(sub: Subcommands) -> None:
     parser.add_argument("--headset", help=_("prompt each phrase on this output device "
                         "(default: devices.headset)"))
     parser.add_argument("--save", type=Path, default=DEFAULT_TAKES_DIR, metavar="DIR",
-                        help=f"where recorded takes go (default: {DEFAULT_TAKES_DIR})")
+                        help=_("where recorded takes go (default: {folder})")
+                        .format(folder=DEFAULT_TAKES_DIR))
     parser.add_argument("--takes", type=int, default=3, choices=range(1, 11), metavar="N",
                         help=_("takes of each phrase to record (1-10, default: 3)"))
     parser.add_argument("--profile", type=Path, metavar="PATH",

@@ -51,8 +51,9 @@ def register(sub: Subcommands) -> None:
                         help=_("WAV files (any sample rate), each one recording"))
     parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
                         help=_("whose phrases to expect (default: libre)"))
-    parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
-                        f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
+    parser.add_argument("--players", help=_('the two surnames, "SURNAME_A,SURNAME_B" '
+                                            "(default: {players})")
+                        .format(players=",".join(PLACEHOLDER_PLAYERS)))
     add_threshold_argument(parser)
     add_settings_arguments(parser)
     parser.add_argument("--jsonl", action="store_true", help=_("one JSON object per phrase"))

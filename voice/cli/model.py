@@ -25,7 +25,8 @@ def register(sub: Subcommands) -> None:
     check.set_defaults(run=run_check)
     get = add_command(actions, "fetch", _("download, verify and unpack a vosk model"))
     get.add_argument("--name", default=DEFAULT_NAME,
-                     help=f"the model, and the folder it is unpacked as (default: {DEFAULT_NAME})")
+                     help=_("the model, and the folder it is unpacked as (default: {name})")
+                     .format(name=DEFAULT_NAME))
     get.add_argument("--url", help=_("where to download the zip (default: the known model's)"))
     get.add_argument("--sha256", metavar="HEX",
                      help=_("the archive's SHA-256 (default: the pinned one; without one, the "

@@ -33,18 +33,18 @@ def register(sub: Subcommands) -> None:
     add_db_argument(serve)
     serve.add_argument(
         "--host", default=DEFAULT_HOST,
-        help=f"the address to listen on (default: {DEFAULT_HOST}, this machine only; "
-        "any other needs --token)",
+        help=_("the address to listen on (default: {host}, this machine only; any other "
+               "needs --token)").format(host=DEFAULT_HOST),
     )
     serve.add_argument("--port", type=port, default=DEFAULT_PORT,
-                       help=f"the TCP port (default: {DEFAULT_PORT})")
+                       help=_("the TCP port (default: {port})").format(port=DEFAULT_PORT))
     given = serve.add_mutually_exclusive_group()
     given.add_argument(
         "--token",
-        help="a secret of 16 or more characters every control request must carry "
-        f"(Authorization: Bearer TOKEN), or `{GENERATE}` for a new one, printed once; "
-        f"the scoreboard stays public. Other processes see it: prefer ${TOKEN_VARIABLE} "
-        "or --token-file",
+        help=_("a secret of 16 or more characters every control request must carry "
+               "(Authorization: Bearer TOKEN), or `{generate}` for a new one, printed once; "
+               "the scoreboard stays public. Other processes see it: prefer ${variable} "
+               "or --token-file").format(generate=GENERATE, variable=TOKEN_VARIABLE),
     )
     given.add_argument("--token-file", type=Path, metavar="PATH",
                        help=_("read the token from the first line of this file"))
