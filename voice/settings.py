@@ -22,7 +22,7 @@ from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED
 from voice.speaking.loudness import TARGET_LUFS
 from voice.speaking.synthesis import MAX_RATE, MIN_RATE, RATE
 from voice.speaking.voicing import MAX_PAUSE_MS, MAX_TARGET, MIN_TARGET, PAUSE_MS
-from voice.translation import LANGUAGES
+from voice.translation import LANGUAGES, N_
 
 APP = "carom-referee"
 # espeak-ng's mbrola Greek voice (mb/mb-gr1 is refused: voice.speaking.drivers.REFUSED_VOICES):
@@ -38,10 +38,10 @@ class SettingsError(RefereeError):
 class Source(StrEnum):
     """Where a value in force came from, weakest first."""
 
-    DEFAULT = "default"
-    HALL = "hall file"
-    PROFILE = "referee profile"
-    COMMAND_LINE = "command line"
+    DEFAULT = N_("default")
+    HALL = N_("hall file")
+    PROFILE = N_("referee profile")
+    COMMAND_LINE = N_("command line")
 
 
 def default_path() -> Path:
@@ -108,7 +108,8 @@ class Key:
         """`value` if it is allowed (a whole number as a float where one is wanted)."""
         if not self.valid(value):
             allowed = voice_allowed(value) if self.name == "voice" else f"allowed: {self.allowed}"
-            raise SettingsError(f"{where}: {self.key} = {toml(value)}: {allowed}")
+            raise SettingsError(N_("{where}: {key} = {value}: {allowed}"), where=where,
+                                key=self.key, value=toml(value), allowed=allowed)
         if self.name in DEVICES:  # an id may be written as TOML's integer: `mic = 2`
             return str(value)
         return float(value) if isinstance(value, int) and self.name in FLOATS else value
@@ -192,11 +193,14 @@ def load(path: Path | None) -> Settings:
     try:
         data = tomllib.loads(where.read_text(encoding="utf-8"))
     except OSError as error:
-        raise SettingsError(f"cannot read the settings file {where}: {error.strerror}") from None
+        raise SettingsError(N_("cannot read the settings file {path}: {reason}"), path=where,
+                            reason=error.strerror) from None
     except UnicodeDecodeError as error:
-        raise SettingsError(f"the settings file {where} is not UTF-8: {error}") from None
+        raise SettingsError(N_("the settings file {path} is not UTF-8: {error}"), path=where,
+                            error=str(error)) from None
     except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"the settings file {where} is not TOML: {error}") from None
+        raise SettingsError(N_("the settings file {path} is not TOML: {error}"), path=where,
+                            error=str(error)) from None
     return Settings().over(_flatten(data, where), Source.HALL, str(where))
 
 
@@ -206,14 +210,16 @@ def _flatten(data: Mapping[str, object], where: Path) -> dict[str, object]:
     values: dict[str, object] = {}
     for section, table in data.items():
         if section not in sections or not isinstance(table, dict):
-            raise SettingsError(f"{where}: unknown section or key {section!r}; the sections are "
-                                f"{', '.join(sorted(sections))}")
+            raise SettingsError(N_("{where}: unknown section or key {section!r}; the sections are "
+                                   "{sections}"), where=where, section=section,
+                                sections=", ".join(sorted(sections)))
         for name, value in table.items():
             key = KEYS.get(name)
             if key is None or key.section != section:
                 known = [k.name for k in KEYS.values() if k.section == section]
-                raise SettingsError(f"{where}: unknown key {section}.{name}; [{section}] holds "
-                                    f"{', '.join(known)}")
+                raise SettingsError(N_("{where}: unknown key {section}.{name}; [{section}] holds "
+                                       "{known}"), where=where, section=section, name=name,
+                                    known=", ".join(known))
             values[name] = value
     return values
 

@@ -38,12 +38,18 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 
 
 def fault(error: RefereeError) -> str | None:
-    """The error's message in the language in use; None when the catalogue does not hold it
-    (then only English says it)."""
+    """The error's message in the language in use; None when the catalogue does not hold it or
+    an error it quotes (then only English says it)."""
     template = gettext(error.message)
     if template == error.message:
         return None
-    fields = {name: gettext(v) if isinstance(v, str) else v for name, v in error.fields.items()}
+    fields: dict[str, object] = {}
+    for name, value in error.fields.items():
+        if isinstance(value, RefereeError):
+            value = fault(value)
+            if value is None:
+                return None
+        fields[name] = gettext(value) if isinstance(value, str) else value
     return template.format(**fields) if fields else template
 
 

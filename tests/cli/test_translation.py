@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gettext
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -16,9 +17,11 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
+from rules.state import MAX_DISTANCE
 from tests.support.referee import Ran
 from voice import translation
 from voice.cli.main import COMMANDS, parser
+from voice.scoreboard.connections import refusal
 
 CATALOGUE = translation.LOCALE / "el" / "LC_MESSAGES" / f"{translation.DOMAIN}.po"
 TRANSCRIPT = "Κωνσταντίνου 3\n"
@@ -99,9 +102,65 @@ def test_an_uncatalogued_fault_is_all_english(
     referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     greek_locale(monkeypatch)
-    ran = referee("simulate", *SETUP, "--first", "Nobody", "--db", tmp_path / "m.sqlite3")
-    assert ran.err == ("referee simulate: error: --first 'Nobody' is neither of the players "
-                       "('Κωνσταντίνου', 'Γιάσπερς')\n")
+    ran = referee("simulate", "--discipline", "libre", "--distance", "0", "--players",
+                  "Κωνσταντίνου,Γιάσπερς", "--db", tmp_path / "m.sqlite3")
+    assert ran.err == (f"referee simulate: error: the distance must be 1 to {MAX_DISTANCE} "
+                       "points, not 0\n")
+
+
+def test_a_fault_quoting_an_uncatalogued_one_is_all_english(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    table = tmp_path / "t.toml"
+    table.write_text('"two words" = "πόντος"\n', encoding="utf-8")
+    ran = referee("understand", "--phrase-table", table, stdin="πόντος\n")
+    assert ran.err == (f"referee understand: error: --phrase-table: phrase table {table}: "
+                       "phrase table key 'two words' must be exactly one word\n")
+
+
+@pytest.mark.parametrize(("args", "greek"), [
+    (("simulate", *SETUP, "--first", "Nobody"),
+     "το --first 'Nobody' δεν είναι κανένας από τους παίκτες ('Κωνσταντίνου', 'Γιάσπερς')"),
+    (("simulate", "--discipline", "libre", "--distance", "10", "--players", "Α"),
+     'το --players θέλει ακριβώς δύο επώνυμα "A,B", δόθηκε \'Α\''),
+    (("export", "1", "--format", "pdf"), "ένα PDF γράφεται σε αρχείο: προσθέστε --output FILE"),
+    (("correct", "1", "--inning", "1", "--insert", "--points", "2"),
+     "το --insert δεν παίρνει --player ή --points: ο γύρος δεν έχει πόντο"),
+    (("serve", "--host", "0.0.0.0"),
+     "το --host 0.0.0.0 αφήνει άλλους υπολογιστές να συνδεθούν: δώστε και διακριτικό "
+     "(--token generate, --token-file ή $REFEREE_TOKEN), ώστε μόνο ο διαιτητής να ελέγχει "
+     "τον αγώνα"),
+])
+def test_usage_errors_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...], greek: str,
+) -> None:
+    greek_locale(monkeypatch)
+    ran = referee(*args, "--db", tmp_path / "m.sqlite3")
+    assert (ran.code, ran.err) == (2, f"referee {args[0]}: σφάλμα: {greek}\n")
+
+
+def test_a_settings_error_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    settings = tmp_path / "s.toml"
+    settings.write_text("[speech]\nloud = 1\n", encoding="utf-8")
+    ran = referee("config", "show", "--config", settings)
+    assert ran.err.startswith(f"referee config: σφάλμα: {settings}: άγνωστο κλειδί speech.loud· "
+                              "η [speech] έχει τα voice, driver, ")
+
+
+def test_no_message_is_an_f_string() -> None:
+    """An f-string message cannot be catalogued: a UsageError or SettingsError takes a
+    template and its fields."""
+    voice = Path(translation.__file__).parent
+    found = [f"{path.relative_to(voice)}:{number}"
+             for path in sorted(voice.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\b(UsageError|SettingsError)\(\s*f[\"']", line)]
+    assert found == []
 
 
 def test_version_prints_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
@@ -176,3 +235,36 @@ def test_config_takes_a_device_id_as_a_number(
     assert ran.code == 0
     assert [line.split()[:2] for line in ran.out.splitlines() if "devices.mic" in line] == [
         ["devices.mic", '"2"']]
+
+
+def test_the_spelling_warning_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    ran = referee("simulate", "--discipline", "libre", "--distance", "10", "--players",
+                  "ΚΩΝΣΤΑΝΤΙΝΟΥ,Γιάσπερς", "--db", tmp_path / "m.sqlite3", stdin=TRANSCRIPT)
+    assert ran.err.startswith(
+        "προειδοποίηση: το --players 'ΚΩΝΣΤΑΝΤΙΝΟΥ' είναι γραμμένο με κεφαλαία και η ελληνική "
+        "φωνή μπορεί να το πει λάθος· προσθέστε πώς προφέρεται: "
+        "\"ΚΩΝΣΤΑΝΤΙΝΟΥ=<ελληνικά, με τόνο>\"\n")
+
+
+def test_config_show_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    greek_locale(monkeypatch)
+    settings = tmp_path / "s.toml"
+    settings.write_text("[speech]\nchime = false\n", encoding="utf-8")
+    shown = referee("config", "show", "--config", settings).out.splitlines()
+    assert shown[0] == f"αρχείο ρυθμίσεων αίθουσας: {settings}"
+    rows = {key: rest for key, *rest in (re.split(r"\s{2,}", line) for line in shown[1:])}
+    assert rows["speech.chime"] == ["false", "αρχείο αίθουσας"]
+    assert rows["devices.mic"] == ["(δεν ορίστηκε)", "προεπιλογή"]
+
+
+def test_the_connection_refusal_in_greek() -> None:
+    translation.use("el")
+    head, _, body = refusal().partition(b"\r\n\r\n")
+    assert body.decode() == ("πάρα πολλές συνδέσεις από αυτή τη διεύθυνση: κλείστε μερικές και "
+                             "δοκιμάστε ξανά")
+    assert f"Content-Length: {len(body)}".encode() in head

@@ -14,6 +14,7 @@ from rules.command import Command, Kind
 from rules.state import Setup
 from tests.support.match import PLAYERS, A, B
 from tests.support.server import TEST_HOST, new_record, stored
+from voice import translation
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 from voice.scoreboard.app import MAX_BODY, create_app
@@ -272,3 +273,14 @@ def test_a_body_over_64_kib_is_a_413_and_changes_nothing(client, db):
     reply = client.post("/api/matches/1/commands", content=streamed, headers=json_type)
     assert reply.status_code == 413
     assert len(stored(db)[0]) == 1
+
+
+def test_a_refusal_is_in_the_halls_language(guarded):
+    translation.use("el")
+    try:
+        reply = guarded.post("/api/matches/1/commands", json={"kind": "point"})
+    finally:
+        translation.use("en")
+    assert reply.status_code == 401
+    assert reply.json()["detail"] == ("ο έλεγχος χρειάζεται το διακριτικό του διαιτητή: "
+                                      "Authorization: Bearer <token>")

@@ -11,7 +11,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.support.server import new_record, served_here
-from voice.scoreboard.connections import PER_ADDRESS, REFUSAL, ConnectionLimits
+from voice.scoreboard.connections import PER_ADDRESS, ConnectionLimits, refusal
 
 HEADERS_WITHIN = 1.0  # seconds: the tests' header time limit
 LATE = 1.5  # seconds past a limit that a close may take on a busy machine
@@ -102,10 +102,10 @@ def test_an_address_holds_no_more_than_its_share_of_connections(db):
         held = opened(port, PER_ADDRESS + 8, stack)
         closes = until_closed(held, LATE)
         refused = [sent for after, sent in closes if after is not None]
-        assert refused == [REFUSAL] * 8
+        assert refused == [refusal()] * 8
         assert status(port, source="127.0.0.2") == 200  # another address is served
         with socket.create_connection(("127.0.0.1", port), 5) as late:
-            assert late.recv(4096) == REFUSAL
+            assert late.recv(4096) == refusal()
         stack.close()
         deadline = time.monotonic() + LATE  # the server sees the closes in its own time
         while status_or_refused(port) != 200 and time.monotonic() < deadline:
@@ -126,7 +126,7 @@ def test_web_sockets_count_in_the_share_and_give_it_back_when_closed(db):
                     assert '"seq":0' in feed.recv(timeout=5)
                 held = opened(port, PER_ADDRESS - len(feeds), stack)
                 with socket.create_connection(("127.0.0.1", port), 5) as late:
-                    assert late.recv(4096) == REFUSAL
+                    assert late.recv(4096) == refusal()
                 assert not [after for after, _ in until_closed(held, 0.2) if after is not None]
             deadline = time.monotonic() + LATE
             while status_or_refused(port) != 200 and time.monotonic() < deadline:

@@ -26,7 +26,7 @@ from voice.settings import CONFIDENCE, ENDPOINT, Settings, Source, load
 from voice.settings import default_path as default_settings_path
 from voice.speaking.printer import Printer
 from voice.speaking.surnames import spelling_doubt
-from voice.translation import _
+from voice.translation import N_, _
 
 # What each command module's register() adds its subcommand to.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -90,7 +90,8 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default) or a draw"))
     parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
                         default=WARM_UP_SECONDS // 60,
-                        help=f"how long a warm-up lasts (default: {WARM_UP_SECONDS // 60})")
+                        help=_("how long a warm-up lasts (default: {minutes})")
+                        .format(minutes=WARM_UP_SECONDS // 60))
     parser.add_argument("--shot-clock", type=positive, metavar="SECONDS",
                         help=_("a shot clock: SECONDS per shot (UMB three-cushion: 30), a warning "
                                "{seconds} s before the end").format(seconds=WARNING_BEFORE))
@@ -164,18 +165,20 @@ def setup_from(args: argparse.Namespace) -> Setup:
     """The match set-up the arguments describe; UsageError saying what is wrong."""
     missing = [f"--{name}" for name in SETUP_ARGUMENTS[:3] if getattr(args, name) is None]
     if missing:
-        raise UsageError(f"a new match needs {', '.join(missing)}")
+        raise UsageError(N_("a new match needs {missing}"), missing=", ".join(missing))
     given = [name.partition("=") for name in args.players.split(",")]
     players = tuple(written.strip() for written, _, _ in given)
     spoken = tuple((said if equals else written).strip() for written, equals, said in given)
     if len(players) != 2:
-        raise UsageError(f'--players needs exactly two surnames "A,B", got {args.players!r}')
+        raise UsageError(N_('--players needs exactly two surnames "A,B", got {given!r}'),
+                         given=args.players)
     first = 0
     if args.first is not None:
         names = [{normalise(p), normalise(s)} for p, s in zip(players, spoken, strict=True)]
         named = [i for i, heard in enumerate(names) if normalise(args.first) in heard]
         if not named:
-            raise UsageError(f"--first {args.first!r} is neither of the players {players}")
+            raise UsageError(N_("--first {first!r} is neither of the players {players}"),
+                             first=args.first, players=players)
         first = named[0]
     try:
         setup = Setup(args.discipline, players=players, first=first, spoken=spoken,
@@ -185,10 +188,10 @@ def setup_from(args: argparse.Namespace) -> Setup:
     for written, equals, _said in given:
         doubt = None if equals else spelling_doubt(written.strip())
         if doubt:
-            sys.stderr.write(
-                f"warning: --players {written.strip()!r} is {doubt}, which the Greek voice may "
-                f"say wrongly; add how it is said: \"{written.strip()}=<Greek, accented>\"\n"
-            )
+            sys.stderr.write(_(
+                "warning: --players {name!r} is {doubt}, which the Greek voice may say wrongly; "
+                "add how it is said: \"{name}=<Greek, accented>\""
+            ).format(name=written.strip(), doubt=_(doubt)) + "\n")
     return setup
 
 
@@ -196,7 +199,8 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """--db: the match record file, by default in the user's data directory."""
     default = default_path()
     parser.add_argument(
-        "--db", type=Path, default=default, help=f"the match record file (default: {default})"
+        "--db", type=Path, default=default,
+        help=_("the match record file (default: {path})").format(path=default),
     )
 
 
@@ -213,9 +217,9 @@ def confidence(text: str) -> float:
 def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
     """--threshold: the confidence free-form text needs to become a command."""
     parser.add_argument("--threshold", type=confidence,
-                        help=f"the confidence ({MIN_THRESHOLD:g}-{MAX_THRESHOLD:g}) a phrase not "
-                        "heard exactly needs "
-                        f"(default: hearing.threshold, {Settings.threshold:g})")
+                        help=_("the confidence ({low:g}-{high:g}) a phrase not heard exactly "
+                               "needs (default: hearing.threshold, {default:g})").format(
+                            low=MIN_THRESHOLD, high=MAX_THRESHOLD, default=Settings.threshold))
 
 
 def milliseconds(text: str) -> int:
@@ -226,7 +230,8 @@ def milliseconds(text: str) -> int:
 def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = True) -> None:
     """--config and --profile (and --endpoint): where the hall's and the referee's values are."""
     parser.add_argument("--config", type=Path, metavar="PATH",
-                        help=f"the hall's settings file (default: {default_settings_path()})")
+                        help=_("the hall's settings file (default: {path})")
+                        .format(path=default_settings_path()))
     parser.add_argument("--profile", type=Path, metavar="PATH",
                         help=_("the referee's profile, written by `referee calibrate`"))
     if endpoint:
@@ -239,8 +244,8 @@ def find_device(chosen: str | None, name: str, kind: str) -> devices.Device:
     """The `kind` ("input", "output") device the command line or the hall's settings name for
     --`name`; UsageError when neither does."""
     if chosen is None:
-        raise UsageError(f"no --{name} given and devices.{name} is not set in the hall's "
-                         "settings (`referee config show`)")
+        raise UsageError(N_("no --{name} given and devices.{name} is not set in the hall's "
+                            "settings (`referee config show`)"), name=name)
     return devices.find(chosen, kind, f"--{name}")
 
 
@@ -273,7 +278,7 @@ def phrase_table(path: Path | None) -> PhraseTable | None:
     try:
         return PhraseTable.load(path) if path else None
     except PhraseTableError as error:
-        raise UsageError(f"--phrase-table: {error}") from None
+        raise UsageError(N_("--phrase-table: {error}"), error=error) from None
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -299,11 +304,14 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
     try:
         return Path(path).read_text(encoding="utf-8").splitlines(), where
     except UnicodeDecodeError as error:
-        raise UsageError(f"{where} is not UTF-8 text: {error}") from None
+        raise UsageError(N_("{where} is not UTF-8 text: {error}"), where=where,
+                         error=str(error)) from None
     except OSError as error:
-        raise UsageError(f"cannot read {where}: {error.strerror}") from None
+        raise UsageError(N_("cannot read {where}: {reason}"), where=where,
+                         reason=error.strerror) from None
     except ValueError as error:  # a path with a NUL character in it
-        raise UsageError(f"cannot read {where}: {error}") from None
+        raise UsageError(N_("cannot read {where}: {reason}"), where=where,
+                         reason=str(error)) from None
 
 
 def say_recording(match_id: int, path: Path) -> None:
@@ -317,24 +325,27 @@ def printer(args: argparse.Namespace) -> Printer:
     if args.wav is not None:
         writable_folder(args.wav, "--wav")
         if any(args.wav.glob("*.wav")):  # numbered from 0001 again, they would mix
-            raise UsageError(f"--wav {args.wav} already holds the WAVs of another run: give a new "
-                             "or empty folder, or delete them")
+            raise UsageError(N_("--wav {folder} already holds the WAVs of another run: give a "
+                                "new or empty folder, or delete them"), folder=args.wav)
     return Printer(sys.stdout, args.jsonl, args.wav)
 
 
 def writable_folder(path: Path, option: str) -> None:
     """Make the folder `path` if missing; UsageError unless files can be written into it."""
     if path.exists() and not path.is_dir():
-        raise UsageError(f"{option} {path} is a file, not a folder: give a folder")
+        raise UsageError(N_("{option} {path} is a file, not a folder: give a folder"),
+                         option=option, path=path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as error:  # ValueError: a NUL character in the path
-        raise UsageError(f"cannot make the {option} folder {path}: {_reason(error)}") from None
+        raise UsageError(N_("cannot make the {option} folder {path}: {reason}"),
+                         option=option, path=path, reason=_reason(error)) from None
     try:  # a file made and dropped: the OS's answer, with root's rights and read-only mounts
         tempfile.TemporaryFile(dir=path).close()
     except OSError as error:
         reason = _reason(error)
-        raise UsageError(f"cannot write into the {option} folder {path}: {reason}") from None
+        raise UsageError(N_("cannot write into the {option} folder {path}: {reason}"),
+                         option=option, path=path, reason=reason) from None
 
 
 def _reason(error: Exception) -> str:

@@ -27,7 +27,7 @@ from voice.devices import DeviceOutput
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.profile import Profile, save_profile
 from voice.settings import Settings
-from voice.translation import _
+from voice.translation import N_, _
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.calibration import Judged, Report, Take
@@ -50,7 +50,8 @@ def register(sub: Subcommands) -> None:
     parser.add_argument("--headset", help=_("prompt each phrase on this output device "
                         "(default: devices.headset)"))
     parser.add_argument("--save", type=Path, default=DEFAULT_TAKES_DIR, metavar="DIR",
-                        help=f"where recorded takes go (default: {DEFAULT_TAKES_DIR})")
+                        help=_("where recorded takes go (default: {folder})")
+                        .format(folder=DEFAULT_TAKES_DIR))
     parser.add_argument("--takes", type=int, default=3, choices=range(1, 11), metavar="N",
                         help=_("takes of each phrase to record (1-10, default: 3)"))
     parser.add_argument("--profile", type=Path, metavar="PATH",
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     from voice.hearing import calibration  # loads vosk
 
     if args.from_wav is not None and (args.mic or args.headset):
-        raise UsageError("--from-wav evaluates takes already recorded: drop --mic and --headset")
+        raise UsageError(N_("--from-wav evaluates takes already recorded: drop --mic and "
+                            "--headset"))
     table = phrase_table(args.phrase_table)
     settings, _ = settings_from(argparse.Namespace(config=args.config, profile=None),
                                 mic=args.mic, headset=args.headset)
@@ -116,16 +118,19 @@ def _read(folder: Path, vocabulary: Vocabulary) -> list[Take]:
     try:
         takes = read_takes(folder)
     except OSError as error:
-        raise UsageError(f"cannot read the takes in {folder}: {error.strerror}") from None
+        raise UsageError(N_("cannot read the takes in {folder}: {reason}"), folder=folder,
+                         reason=error.strerror) from None
     except WavError as error:
-        raise UsageError(f"{error}; give WAV recordings (sox converts others)") from None
+        raise UsageError(N_("{error}; give WAV recordings (sox converts others)"),
+                         error=error) from None
     if not takes:
-        raise UsageError(f"{folder} holds no takes: one folder per phrase, named as the phrase, "
-                         "holding 1.wav, 2.wav …")
+        raise UsageError(N_("{folder} holds no takes: one folder per phrase, named as the phrase, "
+                            "holding 1.wav, 2.wav …"), folder=folder)
     for phrase in dict.fromkeys(t.phrase for t in takes):
         if vocabulary.parse(phrase) is None:
-            raise UsageError(f"{folder / phrase}: «{phrase}» is not a phrase of "
-                             f"{vocabulary.rules.name}; name each folder as the phrase said")
+            raise UsageError(N_("{folder}: «{phrase}» is not a phrase of {rules}; name each folder "
+                                "as the phrase said"),
+                             folder=folder / phrase, phrase=phrase, rules=vocabulary.rules.name)
     return takes
 
 

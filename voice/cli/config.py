@@ -16,7 +16,7 @@ from voice.cli.arguments import (
     settings_from,
 )
 from voice.settings import KEYS, commented_file, default_path, toml
-from voice.translation import _
+from voice.translation import N_, _
 
 
 def register(sub: Subcommands) -> None:
@@ -28,24 +28,24 @@ def register(sub: Subcommands) -> None:
     show.set_defaults(run=run_show)
     init = add_command(actions, "init", _("write a settings file of every key, commented"))
     init.add_argument("--config", type=Path, metavar="PATH",
-                      help=f"where to write it (default: {default_path()})")
+                      help=_("where to write it (default: {path})").format(path=default_path()))
     init.add_argument("--force", action="store_true", help=_("overwrite an existing file"))
     init.set_defaults(run=run_init)
 
 
 def run_show(args: argparse.Namespace) -> int:
     """`referee config show`."""
-    settings, _ = settings_from(args)
+    settings, _profile = settings_from(args)
     path = args.config or default_path()
-    found = "" if path.exists() else " (none there: `referee config init` writes one)"
-    sys.stdout.write(f"hall settings file: {path}{found}\n")
+    found = "" if path.exists() else _(" (none there: `referee config init` writes one)")
+    sys.stdout.write(_("hall settings file: {path}").format(path=path) + found + "\n")
     if args.profile is not None:
-        sys.stdout.write(f"referee profile: {args.profile}\n")
+        sys.stdout.write(_("referee profile: {path}").format(path=args.profile) + "\n")
     width = max(len(key.key) for key in KEYS.values())
     for name, key in KEYS.items():
         value = getattr(settings, name)
-        shown = "(not set)" if value is None else toml(value)
-        sys.stdout.write(f"{key.key:<{width}}  {shown:<12}  {settings.source(name)}\n")
+        shown = _("(not set)") if value is None else toml(value)
+        sys.stdout.write(f"{key.key:<{width}}  {shown:<12}  {_(settings.source(name))}\n")
     return 0
 
 
@@ -53,12 +53,14 @@ def run_init(args: argparse.Namespace) -> int:
     """`referee config init`."""
     path: Path = args.config or default_path()
     if path.exists() and not args.force:
-        raise UsageError(f"{path} already exists; `referee config show --config {path}` shows "
-                         "it, --force overwrites it")
+        raise UsageError(N_("{path} already exists; `referee config show --config {path}` shows "
+                            "it, --force overwrites it"), path=path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(commented_file(), encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
-    sys.stdout.write(f"wrote {path}: every key at its default, with what it allows\n")
+        raise UsageError(N_("cannot write {path}: {reason}"), path=path,
+                         reason=error.strerror) from None
+    sys.stdout.write(_("wrote {path}: every key at its default, with what it allows")
+                     .format(path=path) + "\n")
     return 0

@@ -19,7 +19,7 @@ from voice.cli.arguments import (
 from voice.match_record.corrections import record_correction
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
-from voice.translation import _
+from voice.translation import N_, _
 
 
 def register(sub: Subcommands) -> None:
@@ -42,9 +42,9 @@ def register(sub: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     """`referee correct`."""
     if args.insert and (args.player is not None or args.points is not None):
-        raise UsageError("--insert takes no --player or --points: the round has no point")
+        raise UsageError(N_("--insert takes no --player or --points: the round has no point"))
     if not args.insert and (args.player is None or args.points is None):
-        raise UsageError("a correction needs --player and --points (or --insert)")
+        raise UsageError(N_("a correction needs --player and --points (or --insert)"))
     voice = printer(args)
     with Record.open(args.db, create=False) as record:
         ledger = Ledger(record, args.match)
@@ -67,5 +67,6 @@ def _surname(ledger: Ledger, given: str) -> str:
     players = [p.surname for p in ledger.match.players]
     named = [p for p in players if normalise(p) == normalise(given)]
     if not named:
-        raise UsageError(f"--player {given!r} is neither of the players {tuple(players)}")
+        raise UsageError(N_("--player {given!r} is neither of the players {players}"),
+                         given=given, players=tuple(players))
     return named[0]

@@ -11,7 +11,7 @@ from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_arg
 from voice.match_record.database import LoadedMatch, Record
 from voice.match_record.export import match_csv, match_json
 from voice.match_record.protocol import protocol_pdf
-from voice.translation import _
+from voice.translation import N_, _
 
 RECORD_FILES = ("", "-wal", "-shm")  # suffixes of the files SQLite keeps a record in
 
@@ -38,19 +38,21 @@ def write(text: str | bytes, output: Path | None, db: Path) -> None:
     try:
         record = db.resolve()
         if output.resolve() in {record.with_name(record.name + s) for s in RECORD_FILES}:
-            raise UsageError(f"--output {output} is the match record itself; choose another file")
+            raise UsageError(N_("--output {output} is the match record itself; choose another "
+                                "file"), output=output)
         if isinstance(text, bytes):
             output.write_bytes(text)
         else:
             output.write_text(text, encoding="utf-8")
     except (OSError, ValueError) as error:
-        raise UsageError(f"cannot write --output {output}: {error}") from None
+        raise UsageError(N_("cannot write --output {output}: {reason}"), output=output,
+                         reason=str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """`referee export`."""
     if args.format == "pdf" and args.output is None:
-        raise UsageError("a PDF is written to a file: add --output FILE")
+        raise UsageError(N_("a PDF is written to a file: add --output FILE"))
     with Record.open(args.db, create=False) as record:
         loaded = record.load(args.match)
     writers: dict[str, Callable[[LoadedMatch], str | bytes]] = {

@@ -33,7 +33,7 @@ from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.printer import Printer
-from voice.translation import _
+from voice.translation import N_, _
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.listener import Heard
@@ -51,8 +51,9 @@ def register(sub: Subcommands) -> None:
                         help=_("WAV files (any sample rate), each one recording"))
     parser.add_argument("--discipline", default="libre", choices=list(DISCIPLINES),
                         help=_("whose phrases to expect (default: libre)"))
-    parser.add_argument("--players", help='the two surnames, "SURNAME_A,SURNAME_B" '
-                        f"(default: {','.join(PLACEHOLDER_PLAYERS)})")
+    parser.add_argument("--players", help=_('the two surnames, "SURNAME_A,SURNAME_B" '
+                                            "(default: {players})")
+                        .format(players=",".join(PLACEHOLDER_PLAYERS)))
     add_threshold_argument(parser)
     add_settings_arguments(parser)
     parser.add_argument("--jsonl", action="store_true", help=_("one JSON object per phrase"))
@@ -142,7 +143,8 @@ def _players(text: str | None) -> tuple[str, ...]:
         return PLACEHOLDER_PLAYERS
     players = tuple(name.strip() for name in text.split(","))
     if len(players) != 2 or not all(players):
-        raise UsageError(f'--players needs exactly two surnames "A,B", got {text!r}')
+        raise UsageError(N_('--players needs exactly two surnames "A,B", got {given!r}'),
+                         given=text)
     return players
 
 
@@ -150,6 +152,8 @@ def _read(path: Path) -> tuple[np.ndarray, int]:
     try:
         return read_wav(path)
     except OSError as error:
-        raise UsageError(f"--wav {path}: cannot read it: {error.strerror}") from None
+        raise UsageError(N_("--wav {path}: cannot read it: {reason}"), path=path,
+                         reason=error.strerror) from None
     except WavError as error:
-        raise UsageError(f"--wav {error}; give a WAV recording (sox converts others)") from None
+        raise UsageError(N_("--wav {error}; give a WAV recording (sox converts others)"),
+                         error=error) from None

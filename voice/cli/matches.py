@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     with Record.open(args.db, create=False) as record:
         entries = record.matches()
     if not entries:
-        sys.stdout.write(f"no match is recorded in {args.db}\n")
+        sys.stdout.write(_("no match is recorded in {path}").format(path=args.db) + "\n")
         return 0
     sys.stdout.write("\n".join(table(entries)) + "\n")
     return 0

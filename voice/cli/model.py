@@ -10,7 +10,7 @@ from pathlib import Path
 from voice.cli.arguments import Parser, Subcommands, UsageError, add_command
 from voice.hearing.fetch import KNOWN, fetch
 from voice.hearing.model import ModelInfo, check_model
-from voice.translation import _
+from voice.translation import N_, _
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -25,7 +25,8 @@ def register(sub: Subcommands) -> None:
     check.set_defaults(run=run_check)
     get = add_command(actions, "fetch", _("download, verify and unpack a vosk model"))
     get.add_argument("--name", default=DEFAULT_NAME,
-                     help=f"the model, and the folder it is unpacked as (default: {DEFAULT_NAME})")
+                     help=_("the model, and the folder it is unpacked as (default: {name})")
+                     .format(name=DEFAULT_NAME))
     get.add_argument("--url", help=_("where to download the zip (default: the known model's)"))
     get.add_argument("--sha256", metavar="HEX",
                      help=_("the archive's SHA-256 (default: the pinned one; without one, the "
@@ -56,11 +57,11 @@ def run_fetch(args: argparse.Namespace) -> int:
     known = KNOWN.get(args.name)
     url = args.url or (known.url if known else None)
     if url is None:
-        raise UsageError(f"--name {args.name} is not a model this project knows "
-                         f"({', '.join(KNOWN)}); give its --url")
+        raise UsageError(N_("--name {name} is not a model this project knows ({known}); give its "
+                            "--url"), name=args.name, known=", ".join(KNOWN))
     sha256 = args.sha256 or (known.sha256 if known else None)
     if sha256 is not None and not _HEX64.fullmatch(sha256):
-        raise UsageError(f"--sha256 must be 64 hexadecimal digits, got {sha256!r}")
+        raise UsageError(N_("--sha256 must be 64 hexadecimal digits, got {given!r}"), given=sha256)
     progress = _Progress()
     try:
         fetched = fetch(url, sha256, args.dest, args.name, progress)

@@ -18,7 +18,7 @@ from voice.live.catch_up import catch_up
 from voice.live.transcript import play_transcript
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
-from voice.translation import _
+from voice.translation import N_, _
 
 
 def register(sub: Subcommands) -> None:
@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
         match_id = record.latest() if args.match is None else args.match
         if match_id is None:
             raise UsageError(
-                f"{args.db} holds no match to resume; "
-                f"start one with `referee simulate --db {args.db}`"
+                N_("{path} holds no match to resume; start one with `referee simulate --db "
+                   "{path}`"), path=args.db,
             )
         ledger = Ledger(record, match_id)
         say_recording(match_id, args.db)

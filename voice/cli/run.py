@@ -35,7 +35,7 @@ from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer
-from voice.translation import _
+from voice.translation import N_, _
 
 
 def register(sub: Subcommands) -> None:
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     table = phrase_table(args.phrase_table)
     given = [f"--{name}" for name in SETUP_ARGUMENTS if getattr(args, name) is not None]
     if setup is None and given:
-        raise UsageError(f"--match continues a recorded match with its own set-up: drop {given[0]}")
+        raise UsageError(N_("--match continues a recorded match with its own set-up: drop "
+                            "{option}"), option=given[0])
     settings, profile = settings_from(
         args, mic=args.mic, pa=args.pa, headset=args.headset, threshold=args.threshold,
         endpoint_ms=args.endpoint, confirmations=args.confirm,

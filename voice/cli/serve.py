@@ -33,18 +33,18 @@ def register(sub: Subcommands) -> None:
     add_db_argument(serve)
     serve.add_argument(
         "--host", default=DEFAULT_HOST,
-        help=f"the address to listen on (default: {DEFAULT_HOST}, this machine only; "
-        "any other needs --token)",
+        help=_("the address to listen on (default: {host}, this machine only; any other "
+               "needs --token)").format(host=DEFAULT_HOST),
     )
     serve.add_argument("--port", type=port, default=DEFAULT_PORT,
-                       help=f"the TCP port (default: {DEFAULT_PORT})")
+                       help=_("the TCP port (default: {port})").format(port=DEFAULT_PORT))
     given = serve.add_mutually_exclusive_group()
     given.add_argument(
         "--token",
-        help="a secret of 16 or more characters every control request must carry "
-        f"(Authorization: Bearer TOKEN), or `{GENERATE}` for a new one, printed once; "
-        f"the scoreboard stays public. Other processes see it: prefer ${TOKEN_VARIABLE} "
-        "or --token-file",
+        help=_("a secret of 16 or more characters every control request must carry "
+               "(Authorization: Bearer TOKEN), or `{generate}` for a new one, printed once; "
+               "the scoreboard stays public. Other processes see it: prefer ${variable} "
+               "or --token-file").format(generate=GENERATE, variable=TOKEN_VARIABLE),
     )
     given.add_argument("--token-file", type=Path, metavar="PATH",
                        help=_("read the token from the first line of this file"))
@@ -79,13 +79,14 @@ def check_access(host: str, token: str | None) -> None:
     """UsageError unless the token is usable, and given whenever other machines can connect."""
     if token is not None and not TOKEN.fullmatch(token):
         raise UsageError(
-            "the token must be 16 or more printable ASCII characters without spaces "
-            f"(--token {GENERATE} makes one)"
+            N_("the token must be 16 or more printable ASCII characters without spaces "
+               "(--token {generate} makes one)"), generate=GENERATE,
         )
     if token is None and not loopback(host):
         raise UsageError(
-            f"--host {host} lets other machines connect: give a token too (--token {GENERATE}, "
-            f"--token-file or ${TOKEN_VARIABLE}), so that only the referee controls the match"
+            N_("--host {host} lets other machines connect: give a token too (--token "
+               "{generate}, --token-file or ${variable}), so that only the referee controls "
+               "the match"), host=host, generate=GENERATE, variable=TOKEN_VARIABLE,
         )
 
 
@@ -100,7 +101,8 @@ def token_of(args: argparse.Namespace) -> str | None:
             lines = args.token_file.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as error:
             reason = getattr(error, "strerror", None) or error
-            raise UsageError(f"cannot read --token-file {args.token_file}: {reason}") from None
+            raise UsageError(N_("cannot read --token-file {path}: {reason}"),
+                             path=args.token_file, reason=str(reason)) from None
         return lines[0].strip() if lines else ""
     return os.environ.get(TOKEN_VARIABLE) or None
 
@@ -110,13 +112,14 @@ def check_tls(certfile: Path | None, keyfile: Path | None) -> None:
     if certfile is None and keyfile is None:
         return
     if certfile is None or keyfile is None:
-        raise UsageError("HTTPS needs both --certfile and --keyfile")
+        raise UsageError(N_("HTTPS needs both --certfile and --keyfile"))
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except (OSError, ssl.SSLError) as error:
         reason = getattr(error, "strerror", None) or error.args[-1]
         raise UsageError(
-            f"cannot serve HTTPS with --certfile {certfile} and --keyfile {keyfile}: {reason}"
+            N_("cannot serve HTTPS with --certfile {certfile} and --keyfile {keyfile}: {reason}"),
+            certfile=certfile, keyfile=keyfile, reason=str(reason),
         ) from None
 
 
@@ -130,7 +133,8 @@ def listen(host: str, number: int) -> socket.socket:
         bound.listen(BACKLOG)
     except OSError as error:
         bound.close()
-        raise UsageError(f"cannot listen on {host}:{number}: {error.strerror or error}") from None
+        raise UsageError(N_("cannot listen on {host}:{port}: {reason}"), host=host, port=number,
+                         reason=error.strerror or str(error)) from None
     return bound
 
 

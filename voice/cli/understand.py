@@ -21,7 +21,7 @@ from voice.cli.arguments import (
 )
 from voice.cli.listen import PLACEHOLDER_PLAYERS
 from voice.hearing.understanding import understand
-from voice.translation import _
+from voice.translation import N_, _
 
 
 def register(sub: Subcommands) -> None:
@@ -70,6 +70,6 @@ def players_from(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     players = tuple(written.strip() for written, _, _ in given)
     spoken = tuple((said if equals else written).strip() for written, equals, said in given)
     if len(players) != 2 or not all(players) or not all(spoken):
-        raise UsageError(f'--players needs exactly two surnames "A,B" (each may add "=how it is '
-                         f'said"), got {text!r}')
+        raise UsageError(N_('--players needs exactly two surnames "A,B" (each may add "=how it is '
+                            'said"), got {given!r}'), given=text)
     return players, spoken

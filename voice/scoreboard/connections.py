@@ -17,14 +17,19 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from voice.scoreboard.throttle import this_machine
+from voice.translation import N_, gettext
 
 HEADER_SECONDS = 10.0  # from connecting, or from the previous answer, to a request's last header
 PER_ADDRESS = 32  # connections at once from one address: a board holds one, a browser six
-TOO_MANY = "too many connections from this address: close some and try again"
-REFUSAL = (
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(TOO_MANY), TOO_MANY.encode())
-)
+TOO_MANY = N_("too many connections from this address: close some and try again")
+
+
+def refusal() -> bytes:
+    """The 503 a connection over the limit gets, in the language in use."""
+    text = gettext(TOO_MANY).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(text), text))
+
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,7 @@ def protocols(
             super().connection_made(transport)
             self.admitted = held.admit(self.client)
             if not self.admitted:
-                transport.write(REFUSAL)
+                transport.write(refusal())
                 transport.close()
                 return
             self.waiting = self.loop.call_later(limits.header_seconds, self.too_slow)

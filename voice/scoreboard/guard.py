@@ -13,6 +13,8 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from voice.translation import N_, gettext
+
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"0.0.0.0", "::"})  # listening on every address of this machine
 POLICY = (
@@ -25,8 +27,8 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-WRONG_HOST = "this server answers only to its own names: open it by its address"
-WRONG_ORIGIN = "control requests are taken only from this server's own pages"
+WRONG_HOST = N_("this server answers only to its own names: open it by its address")
+WRONG_ORIGIN = N_("control requests are taken only from this server's own pages")
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class HostGuard:
             Headers(scope=scope).get("host", "")
         ):
             if scope["type"] == "http":
-                await PlainTextResponse(WRONG_HOST, status_code=400)(scope, receive, send)
+                await PlainTextResponse(gettext(WRONG_HOST), status_code=400)(scope, receive, send)
             else:
                 await WebSocket(scope, receive, send).close(code=1008, reason=WRONG_HOST)
             return
@@ -116,4 +118,4 @@ def same_origin(request: Request) -> None:
     origin = request.headers.get("origin")
     own = f"{request.url.scheme}://{request.headers.get('host', '')}"
     if origin is not None and origin.lower() != own.lower():
-        raise HTTPException(403, WRONG_ORIGIN)
+        raise HTTPException(403, gettext(WRONG_ORIGIN))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from voice.translation import N_
+
 _ACCENTS = {"\u0301", "\u0300", "\u0342"}  # acute (tonos), grave, circumflex, once decomposed
 
 
@@ -12,9 +14,9 @@ def spelling_doubt(surname: str) -> str | None:
     accent mark"), or None: it reads Latin by English rules and stresses by the accent mark."""
     letters = [c for c in surname if c.isalpha()]
     if any(unicodedata.name(c, "").startswith("LATIN") for c in letters):
-        return "in Latin letters"
+        return N_("in Latin letters")
     if letters and all(c.isupper() for c in letters):
-        return "in capitals"
+        return N_("in capitals")
     if not _ACCENTS & set(unicodedata.normalize("NFD", surname)):
-        return "without an accent mark"
+        return N_("without an accent mark")
     return None

@@ -16,7 +16,7 @@ from voice.scoreboard.push import Watcher
 from voice.scoreboard.record_worker import Desk
 from voice.scoreboard.schema import Problem
 from voice.scoreboard.throttle import Throttle
-from voice.translation import gettext
+from voice.translation import N_, gettext
 
 MatchId = Annotated[int, fastapi.Path(ge=1, le=MAX_MATCH_ID, description="the match number")]
 Credentials = Annotated[
@@ -82,9 +82,9 @@ def address(connection: Request | WebSocket) -> str:
     return connection.client.host if connection.client else ""
 
 
-def _too_many(what: str, wait: float) -> HTTPException:
+def _too_many(message: str, wait: float) -> HTTPException:
     return HTTPException(
-        429, f"too many {what} from this address: try again in {wait:.0f} s",
+        429, gettext(message).format(wait=f"{wait:.0f}"),
         headers={"Retry-After": f"{wait:.0f}"},
     )
 
@@ -93,7 +93,7 @@ def counted(request: Request, throttle: ThrottleIn) -> None:
     """A read, counted against the address's rate limit; 429 over it."""
     wait = throttle.read(address(request))
     if wait is not None:
-        raise _too_many("requests", wait)
+        raise _too_many(N_("too many requests from this address: try again in {wait} s"), wait)
 
 
 def authorise(
@@ -104,12 +104,13 @@ def authorise(
     where = address(request)
     wait = throttle.locked(where)
     if wait is not None:  # the right token too: a guesser learns nothing while locked out
-        raise _too_many("wrong tokens", wait)
+        raise _too_many(
+            N_("too many wrong tokens from this address: try again in {wait} s"), wait)
     given = b"" if credentials is None else credentials.credentials.encode()
     if not secrets.compare_digest(given, token.encode()):
         throttle.wrong_token(where)
         raise HTTPException(
-            401, "control needs the referee's token: Authorization: Bearer <token>",
+            401, gettext("control needs the referee's token: Authorization: Bearer <token>"),
             headers={"WWW-Authenticate": "Bearer"},
         )
 
