@@ -47,11 +47,11 @@ class RecordWriter:
         self.refused: deque[Unwritten] = deque()  # dropped: the loop tells the referee
         self.renumbered = False  # some events were recorded under other numbers
         self.rewrites = 0  # how often the vanished file has been written back
-        self.fault: str | None = None  # the record's latest fault, while it lasts
+        self._fault: str | None = None  # the record's latest fault, while it lasts
         self._queue: deque[Unwritten] = deque()
         self._marks: list[int] = []
-        self._numbers: dict[int, int | None] = {}  # an event's number in the loop → in the
-        # record (None: refused)
+        self._numbers: dict[int, int | None] = {}  # an event the record numbers otherwise than
+        # the loop: its number there (None: refused)
         self._beat: Liveness | None = None  # the heartbeat state to write
         self._beaten = -HEARTBEAT_SECONDS  # when the heartbeat was last tried
         self._released = threading.Event()  # the loop closed its own hold on a vanished file
@@ -68,8 +68,8 @@ class RecordWriter:
         self._thread.start()
         self._opened.wait()
         if self._record is None:
-            assert self.fault is not None
-            raise RecordError(self.fault, self.path)
+            assert self._fault is not None
+            raise RecordError(self._fault, self.path)
 
     def append(self, seq: int, command: Command) -> None:
         """Queue event `seq`, accepted now; returns at once."""
@@ -137,7 +137,7 @@ class RecordWriter:
         try:
             self._record = Record.open(self.path, create=False)
         except RecordError as error:
-            self.fault = str(error)
+            self._fault = str(error)
         self._opened.set()
         if self._record is None:
             return
@@ -211,7 +211,8 @@ class RecordWriter:
                     return
                 self.renumbered = True
             record.append(self.match_id, seq, unwritten.command)
-        self._numbers[unwritten.seq] = seq
+        if seq != unwritten.seq:
+            self._numbers[unwritten.seq] = seq
         with self._wake:
             self._queue.popleft()
 
@@ -225,12 +226,12 @@ class RecordWriter:
                  "after what another program recorded meanwhile")
 
     def _failed(self, record: Record, error: RecordError) -> None:
-        if str(error) != self.fault:
+        if str(error) != self._fault:
             self.log(f"not recorded yet: {error}")
-        self.fault = str(error)
+        self._fault = str(error)
         self._vanished = self._vanished or record.vanished()
 
     def _mend(self) -> None:
-        if self.fault is not None:
+        if self._fault is not None:
             self.log("the match record is writable again")
-        self.fault = None
+        self._fault = None
