@@ -4,6 +4,12 @@
 set -euo pipefail
 
 APT_PACKAGES=(espeak-ng libespeak-ng1 libportaudio2 sox python3-venv chromium chromium-driver fonts-dejavu-core poppler-utils openssl)
+# MBROLA's Greek voice, for its tests only (never bundled: gr2's licence forbids bundling it into
+# a product that is sold); mbrola is in Debian's contrib, mbrola-gr2 in non-free.
+MBROLA_PACKAGES=(mbrola mbrola-gr2)
+DEBIAN_SUITE=bookworm
+DEBIAN_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+EXTRA_SOURCES=/etc/apt/sources.list.d/debian-contrib-non-free.sources
 PYTHON="${PYTHON:-python3}"
 extras="test,vosk-test,docs"
 
@@ -23,11 +29,41 @@ done
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "setup: project root $(pwd)"
 
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# Sets as_root to what runs a command as root (nothing, or sudo); fails without either.
+find_root() {
+    if ((EUID == 0)); then
+        as_root=()
+    elif command -v sudo >/dev/null; then
+        as_root=(sudo)
+    else
+        return 1
+    fi
+}
+
+apt_get() {
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@"
+}
+
+# Adds contrib and non-free for $DEBIAN_SUITE unless some apt source already has both.
+enable_contrib_non_free() {
+    local targets
+    targets=$(apt-get indextargets --format '$(RELEASE) $(COMPONENT)')
+    if grep -qx "$DEBIAN_SUITE contrib" <<<"$targets" && grep -qx "$DEBIAN_SUITE non-free" <<<"$targets"; then
+        return
+    fi
+    echo "setup: enabling Debian's contrib and non-free components in $EXTRA_SOURCES"
+    printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" \
+        "Suites: $DEBIAN_SUITE $DEBIAN_SUITE-updates" "Components: contrib non-free" \
+        "Signed-By: $DEBIAN_KEYRING" | "${as_root[@]}" tee "$EXTRA_SOURCES" >/dev/null
+}
+
 missing=()
 for package in "${APT_PACKAGES[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$package")
-    fi
+    installed "$package" || missing+=("$package")
 done
 
 if ((${#missing[@]} == 0)); then
@@ -37,17 +73,29 @@ else
         echo "setup: apt-get not found (this script targets Debian 12); install ${missing[*]}" >&2
         exit 1
     fi
-    if ((EUID == 0)); then
-        as_root=()
-    elif command -v sudo >/dev/null; then
-        as_root=(sudo)
-    else
+    if ! find_root; then
         echo "setup: need root or sudo to install: ${missing[*]}" >&2
         exit 1
     fi
     echo "setup: installing system packages: ${missing[*]}"
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "${APT_PACKAGES[@]}"
+    apt_get update
+    apt_get install -y "${APT_PACKAGES[@]}"
+fi
+
+missing=()
+for package in "${MBROLA_PACKAGES[@]}"; do
+    installed "$package" || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+    echo "setup: MBROLA's Greek voice already installed: ${MBROLA_PACKAGES[*]}"
+elif ! command -v apt-get >/dev/null || ! find_root; then
+    echo "setup: skipping ${missing[*]} (needs apt-get and root or sudo); its tests will be skipped" >&2
+else
+    enable_contrib_non_free
+    echo "setup: installing MBROLA's Greek voice for its tests: ${missing[*]}"
+    if ! { apt_get update && apt_get install -y "${MBROLA_PACKAGES[@]}"; }; then
+        echo "setup: could not install ${missing[*]}; its tests will be skipped" >&2
+    fi
 fi
 
 if ! command -v "$PYTHON" >/dev/null; then
