@@ -1,8 +1,11 @@
-"""Every text the phrase bank can give the TTS, as espeak-ng's Greek voice reads it (`-x`)."""
+"""Every text the phrase bank can give the TTS, as espeak-ng's Greek voice reads it (`-x`): its
+terms as the seed transcribes them, and every word's syllables and primary stress as written."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 
@@ -14,6 +17,7 @@ from rules.announcement import Announcement, Code, forms
 from rules.command import MAX_FRAME, Kind
 from rules.normalise import normalise
 from voice.live.prompts import PROMPTS, LoopCode
+from voice.speaking.respelling import for_espeak
 
 # The regulation's terms as the seed transcribes them (αντρε, α σεβαλ, τουσ, λιμπρ, «για
 # πέντε» …), in espeak-ng's phonemes: ' before the stressed vowel.
@@ -27,20 +31,23 @@ SEED = {
     "for_five": "j'a p'ede",
     "for_three": "j'a tr'is",
 }
-# Players with a spoken form, as `--players "ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος,Jaspers=Γιάσπερς"`.
-NAMES = {"ΠΑΠΑΔΟΠΟΥΛΟΣ": "Παπαδόπουλος", "Jaspers": "Γιάσπερς"}
+# Players with a spoken form, as `--players "ΠΑΠΑΔΟΠΟΥΛΟΣ=Παπαδόπουλος,Jaspers=Γιάσπερς"`, and
+# surnames said as written («Γεωργίου» lost its ε: [jorˈʝiu]).
+NAMES = {"ΠΑΠΑΔΟΠΟΥΛΟΣ": "Παπαδόπουλος", "Jaspers": "Γιάσπερς",
+         "Χατζηγεωργίου": "Χατζηγεωργίου", "Γεωργιάδης": "Γεωργιάδης"}
 LETTERS = "αβγδεζηθικλμνξοπρστυφχψω"
 CLAUSE_MARKS = set(",.:;!?")  # a text with these is read on its own (it spans output lines)
 
 
 def phonemes(texts: list[str]) -> list[str]:
-    """espeak-ng's Greek phonemes of each text; secondary stress (,) dropped, clauses joined."""
+    """espeak-ng's Greek phonemes of each text as the espeak driver gives it (respelt);
+    secondary stress (,) dropped, clauses joined."""
     plain = [t for t in texts if not CLAUSE_MARKS & set(t)]
     marked = [t for t in texts if CLAUSE_MARKS & set(t)]
 
     def read(text: str) -> list[str]:
-        done = subprocess.run(["espeak-ng", "-v", "el", "-q", "-x"], input=text, check=True,
-                              capture_output=True, text=True)
+        done = subprocess.run(["espeak-ng", "-v", "el", "-q", "-x"], input=for_espeak(text),
+                              check=True, capture_output=True, text=True)
         return [line.strip().replace(",", "") for line in done.stdout.splitlines() if line.strip()]
 
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -70,6 +77,8 @@ def every_text() -> list[str]:
             frames = [(n,) for n in range(1, MAX_FRAME + 1)]
             frames += list(combinations(range(1, MAX_FRAME + 1), 2))
             texts += [render(Announcement(**base, frames=f), names=NAMES).text for f in frames]
+    texts += [render(Announcement(Code.SCORE, player=name, points=1), names=NAMES).text
+              for name in NAMES]
     for key in sorted(PROMPTS):
         code, _, kind = key.partition(".")
         said = Prompt(LoopCode(code), player=players[1], variant=Kind(kind) if kind else None)
@@ -78,6 +87,72 @@ def every_text() -> list[str]:
     texts += [phrases.points_genitive[n != 1].format(phrases.numbers.genitive(n))
               for n in range(1, phrases.numbers.thousands + 1)]
     return list(dict.fromkeys(texts))
+
+
+TONOS, DIALYTIKA = "\u0301", "\u0308"
+VOWELS = set("αεηιουω")
+DIGRAPHS = {"αι", "ει", "οι", "ου", "υι"}  # one vowel sound each
+# ι, υ, ει, οι, υι unaccented next to another vowel may be no syllable of their own (μια [mɲa],
+# στεκιά [stecˈa]) or one (τρία [ˈtria]).
+GLIDES = {"ι", "υ", "ει", "οι", "υι"}
+SYLLABIC = set("aeiou")  # espeak-ng's Greek vowels (its non-syllabic i is I)
+WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def nuclei(word: str) -> list[tuple[str, bool, bool]]:
+    """The written vowel sounds of a word, in order: (letters, accented, maybe no syllable)."""
+    letters: list[tuple[str, set[str]]] = []
+    for ch in unicodedata.normalize("NFD", word.lower()):
+        if unicodedata.combining(ch) and letters:
+            letters[-1][1].add(ch)
+        elif not unicodedata.combining(ch):
+            letters.append((ch, set()))
+    found: list[tuple[str, bool, int]] = []  # letters, accented, index of the first letter
+    i = 0
+    while i < len(letters):
+        (ch, marks), (after, after_marks) = letters[i], (letters + [("", set())])[i + 1]
+        if ch not in VOWELS:
+            i += 1
+            continue
+        paired = TONOS not in marks and DIALYTIKA not in after_marks
+        if paired and ch + after in DIGRAPHS:
+            found.append((ch + after, TONOS in after_marks, i))
+        elif paired and ch in "αεη" and after == "υ":  # αυ ευ ηυ: υ is [v], [f]
+            found.append((ch, TONOS in after_marks, i))
+        else:
+            found.append((ch, TONOS in marks, i))
+            paired = False
+        i += 2 if paired else 1
+    ends = {start + len(sound) for sound, _, start in found}
+    starts = {start for _, _, start in found}
+    return [(sound, accented, sound in GLIDES and not accented
+             and (start in ends or start + len(sound) in starts))
+            for sound, accented, start in found]
+
+
+def greek_faults(word: str, said: str) -> list[str]:
+    """How espeak-ng's phonemes `said` of one written `word` miss its syllables or stress: the
+    accent mark puts the primary stress; a word written without one is a single syllable."""
+    sounds = nuclei(word)
+    syllables = [c for c in said if c in SYLLABIC or c == "'"]
+    # the syllable each primary stress falls on: the vowels before its mark
+    stressed = [k - syllables[:k].count("'") for k, c in enumerate(syllables) if c == "'"]
+    count = len(syllables) - len(stressed)
+    accents = [k for k, (_, accented, _) in enumerate(sounds) if accented]
+    optional = [maybe for _, _, maybe in sounds]
+    if not accents:  # a monosyllable; a clitic may lose its vowel before one (θ' άλλαζε)
+        return [] if count <= 1 else [f"{count} syllables, not one"]
+    faults = []
+    if not len(sounds) - sum(optional) <= count <= len(sounds):
+        faults.append(f"{count} syllables, not {len(sounds) - sum(optional)} to {len(sounds)}")
+    if len(stressed) != len(accents):
+        faults.append(f"{len(stressed)} primary stresses, not {len(accents)}")
+    for k, at in zip(accents, stressed, strict=False):
+        before, after = sum(optional[:k]), sum(optional[k + 1:])
+        if not (k - before <= at <= k and len(sounds) - 1 - k - after <= count - 1 - at
+                <= len(sounds) - 1 - k):
+            faults.append(f"primary stress on syllable {at + 1}, not the accented one")
+    return faults
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +194,43 @@ def test_no_text_switches_language(read_out: dict[str, str]) -> None:
     # espeak-ng marks a word it reads in another language's voice as (en) … (el).
     switched = {text: said for text, said in read_out.items() if "(" in said}
     assert not switched
+
+
+def test_every_word_has_its_syllables_and_primary_stress_as_written(
+    read_out: dict[str, str],
+) -> None:
+    # A word with an accent mark: espeak-ng's primary stress on that vowel (not only its
+    # secondary, as its dictionary gives «ένα», «ενός», «μία» inside a sentence), and a syllable
+    # for each vowel («Χατζηγεωργίου» lost the ε of γεω); a word without one in one syllable
+    # («ποιος» was read in two). Numbers in digits (200–900, 1000 …) are stressed once.
+    faults = {}
+    for text, said in read_out.items():
+        written, heard = WORD.findall(text), said.split()
+        assert len(written) == len(heard), (text, said)
+        for word, phonemes_ in zip(written, heard, strict=True):
+            wrong = ([] if phonemes_.count("'") == 1 else ["not stressed once"]) \
+                if word.isdigit() else greek_faults(word, phonemes_)
+            if wrong:
+                faults[word] = (phonemes_, wrong, text)
+    assert not faults
+
+
+@pytest.mark.parametrize(("word", "said", "faults"), [
+    ("ένα", "'ena", []),
+    ("ένα", "ena", ["0 primary stresses, not 1"]),
+    ("ενός", "'enos", ["primary stress on syllable 1, not the accented one"]),
+    ("ποιος", "p'i;os", ["2 syllables, not one"]),
+    ("ποιος", "pC'os", []),
+    ("Χατζηγεωργίου", "xadzijorj'i;u", ["5 syllables, not 6 to 6",
+                                         "primary stress on syllable 4, not the accented one"]),
+    ("Χατζηγεωργίου", "xadzijeorj'i;u", []),
+    ("στεκιά", "stec'a", []),
+    ("τρία", "tr'i;a", []),
+    ("προσπάθειές", "prosp'aTC'es", []),
+    ("ευχαριστώ", "efxarist'o", []),
+    ("τάιμ", "t'aIm", []),
+])
+def test_the_written_word_says_where_the_stress_and_syllables_are(
+    word: str, said: str, faults: list[str],
+) -> None:
+    assert greek_faults(word, said) == faults

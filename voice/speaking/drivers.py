@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.errors import RefereeError
+from voice.speaking.respelling import for_espeak
 
 GREEK_VOICE_ID = "grk/el"  # espeak-ng's own Greek voice, the default
 # The driver pyttsx3 offers first on each platform; any other platform has espeak-ng.
@@ -171,10 +172,11 @@ class Espeak(Driver):
         self._wait_until_idle()
 
     def save(self, text: str, path: Path) -> None:
-        """Render as pyttsx3 does, waiting for espeak-ng to go idle after."""
+        """Render as pyttsx3 does, respelt where espeak-ng misreads (respelling.py), waiting for
+        espeak-ng to go idle after."""
         # pyttsx3 2.99 drives espeak-ng asynchronously: runAndWait cancels any synthesis
         # still in flight and, on an engine's first run, returns before the WAV is written.
-        super().save(text, path)
+        super().save(for_espeak(text), path)
         self._wait_until_idle()
 
     def after(self, voice: str, rate: int) -> None:
