@@ -135,6 +135,22 @@ def test_a_surname_the_voice_may_misread_gets_a_warning_and_the_match_runs(refer
     assert "'Παπαδοπουλος' is without an accent mark" in unaccented.err
 
 
+def test_a_spoken_form_the_voice_may_misread_gets_the_same_warning(referee, tmp_path):
+    done = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
+                   "Caudron=Caudron,Jaspers=ΓΙΑΣΠΕΡΣ", "--db", str(tmp_path / "m.sqlite3"),
+                   stdin="πόντος\n")
+    assert done.code == 0 and "Caudron 1" in done.out
+    assert done.err.splitlines()[:2] == [
+        "warning: --players spoken form 'Caudron' is in Latin letters, which the Greek voice "
+        'may say wrongly; write it as it is said: "Caudron=<Greek, accented>"',
+        "warning: --players spoken form 'ΓΙΑΣΠΕΡΣ' is in capitals, which the Greek voice may "
+        'say wrongly; write it as it is said: "Jaspers=<Greek, accented>"',
+    ]
+    fine = referee("simulate", "--discipline", "libre", "--distance", "3", "--players",
+                   "Caudron=Κοντρόν,Χατζηγεωργίου", "--db", str(tmp_path / "m.sqlite3"), stdin="")
+    assert "warning" not in fine.err
+
+
 def test_wav_writes_each_pa_announcement_as_the_pa_plays_it(referee, tmp_path):
     from voice.hearing.audio import read_wav
     from voice.speaking.loudness import loudness, true_peak

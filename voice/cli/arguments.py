@@ -185,13 +185,18 @@ def setup_from(args: argparse.Namespace) -> Setup:
                       **setup_details(args))
     except SetupError as error:
         raise UsageError(str(error)) from None
-    for written, equals, _said in given:
-        doubt = None if equals else spelling_doubt(written.strip())
-        if doubt:
+    for (_written, equals, _said), name, said in zip(given, players, spoken, strict=True):
+        doubt = spelling_doubt(said)
+        if doubt and not equals:
             sys.stderr.write(_(
                 "warning: --players {name!r} is {doubt}, which the Greek voice may say wrongly; "
                 "add how it is said: \"{name}=<Greek, accented>\""
-            ).format(name=written.strip(), doubt=_(doubt)) + "\n")
+            ).format(name=name, doubt=_(doubt)) + "\n")
+        elif doubt:
+            sys.stderr.write(_(
+                "warning: --players spoken form {said!r} is {doubt}, which the Greek voice may "
+                "say wrongly; write it as it is said: \"{name}=<Greek, accented>\""
+            ).format(said=said, name=name, doubt=_(doubt)) + "\n")
     return setup
 
 
