@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from rules.errors import RefereeError
 from voice.hall.pusher import HallUnreachable, Pusher
 from voice.hall.target import Target
 from voice.match_record.database import Record, RecordError
@@ -43,38 +44,46 @@ class Outbox:
         return None if self._thread.is_alive() else self.behind
 
     def _run(self) -> None:
-        try:
-            record = Record.open(self.path, create=False)
-        except RecordError as error:
-            self.log(f"not pushed: {error}")
-            return
-        pusher = Pusher(record, self.target)
+        record: Record | None = None
+        pusher: Pusher | None = None
         try:
             while True:
                 last = self._stop.is_set()  # a final round after closing was asked for
-                wait = self._step(pusher)
+                try:
+                    if pusher is None:  # a record not there yet is looked for again
+                        record = Record.open(self.path, create=False)
+                        pusher = Pusher(record, self.target)
+                    wait = self._step(pusher)
+                except RecordError as error:
+                    wait = self._failed(error)
                 if last:
                     return
                 self._stop.wait(wait)
         finally:
-            pusher.close()
-            record.close()
+            if pusher is not None:
+                pusher.close()
+            if record is not None:
+                record.close()
 
     def _step(self, pusher: Pusher) -> float:
         """One round; how long to wait before the next."""
         try:
             pusher.round()
-            self.behind = 0
-        except (HallUnreachable, RecordError) as error:
-            if str(error) != self._fault:
-                self.log(f"not pushed yet: {error}")
-            self._fault = str(error)
+        except HallUnreachable as error:
             self.behind = self._count(pusher)
-            return RETRY_SECONDS
+            return self._failed(error)
+        self.behind = 0
         if self._fault is not None:
             self.log("the hall's database takes the record again")
             self._fault = None
         return POLL_SECONDS
+
+    def _failed(self, error: RefereeError) -> float:
+        """Log `error` unless it is the one logged last; how long to wait before trying again."""
+        if str(error) != self._fault:
+            self.log(f"not pushed yet: {error}")
+        self._fault = str(error)
+        return RETRY_SECONDS
 
     def _count(self, pusher: Pusher) -> int | None:
         try:
