@@ -16,6 +16,7 @@ import pytest
 
 from tests.hall.helpers import held, new_match, play, played, recorded, wait_for
 from tests.support.postgres import Cluster
+from tests.support.server import serving
 from voice.hall.outbox import Outbox
 from voice.hall.target import Target
 from voice.match_record.database import Record
@@ -111,11 +112,12 @@ def test_a_table_killed_mid_push_resumes_where_the_hall_stops(tmp_path, hall_url
     )
     assert table.stdin is not None
     try:
-        for n in range(30):  # one phrase a line, as a referee says them
+        for n in range(400):  # one phrase a line, as a referee says them; killed on the way
             table.stdin.write(("πόντος\n" if n % 3 else "άστοχο\n").encode())
             table.stdin.flush()
             time.sleep(0.02)
-        assert wait_for(lambda: sum(map(len, held(hall_url).values())) >= 5)
+            if n % 10 == 9 and sum(map(len, held(hall_url).values())) >= 5:
+                break
         table.send_signal(signal.SIGKILL)
     finally:
         table.kill()
@@ -123,6 +125,7 @@ def test_a_table_killed_mid_push_resumes_where_the_hall_stops(tmp_path, hall_url
         assert table.stderr is not None
         table.stderr.close()
         table.stdin.close()
+    assert sum(map(len, held(hall_url).values())) >= 5
     before = sum(map(len, recorded(db).values()))
     resumed = subprocess.run(
         [sys.executable, "-m", "voice.cli.main", "resume", "--db", str(db), "--push", hall_url],
@@ -178,3 +181,26 @@ def test_libpq_environment_and_service_file_say_where_the_hall_is(
     done = referee("push", "--db", db)
     assert done.code == 0, done.err
     assert held(hall_url) == recorded(db)
+
+
+def test_serve_pushes_what_the_table_records_meanwhile(tmp_path, hall_url):
+    db = tmp_path / "table.sqlite3"
+    ledger = new_match(db)
+    with serving(db, "--push", hall_url, "--hall", "Academy", "--table", "5"):
+        play(ledger, 6)
+        assert wait_for(lambda: held(hall_url) == recorded(db))
+    assert list(held(hall_url).values()) == [[1, 2, 3, 4, 5, 6]]
+
+
+def test_the_hall_settings_file_says_where_to_push(referee, tmp_path, hall_url, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "carom-referee").mkdir()
+    (tmp_path / "carom-referee" / "settings.toml").write_text(
+        f'[hall]\nname = "Academy"\ntable = "9"\npush = "{hall_url}"\n')
+    db = tmp_path / "table.sqlite3"
+    played(db, 3)
+    done = referee("push", "--db", db)
+    assert done.code == 0, done.err
+    assert held(hall_url) == recorded(db)
+    with psycopg.connect(hall_url) as hall:
+        assert hall.execute("SELECT hall, table_name FROM matches").fetchall() == [("Academy", "9")]

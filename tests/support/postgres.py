@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 STEP_SECONDS = 60  # initdb, start or stop: longer is a hang
@@ -86,10 +86,8 @@ class Cluster:
         """The last resort when stop() fails: SIGKILL the postmaster, if any."""
         pid_file = self.data / "postmaster.pid"
         if pid_file.exists():
-            try:
+            with suppress(ProcessLookupError, ValueError):
                 os.kill(int(pid_file.read_text().split()[0]), 9)
-            except (ProcessLookupError, ValueError):
-                pass
 
     def _chown(self, path: Path) -> None:
         if self.user is not None:

@@ -21,6 +21,7 @@ TIMEOUTS = {
     "tcp_user_timeout": "10000",  # ms: data unacknowledged this long ends the connection
 }
 SECRETS = ("password", "sslpassword")  # never shown, never logged
+UNREADABLE = "(not a connection string)"
 ENVIRONMENT = "libpq's environment (PGHOST, PGSERVICE …)"  # shown for an empty string
 
 
@@ -61,6 +62,10 @@ class Target:
 
 def shown(conninfo: str) -> str:
     """`conninfo` without any password, as key=value pairs (libpq's environment and service
-    files fill in what it leaves out)."""
-    kept = {key: value for key, value in conninfo_to_dict(conninfo).items() if key not in SECRETS}
+    files fill in what it leaves out); not even in part if libpq cannot read it."""
+    try:
+        given = conninfo_to_dict(conninfo)
+    except psycopg.Error:
+        return UNREADABLE
+    kept = {key: value for key, value in given.items() if key not in SECRETS}
     return make_conninfo(**{k: str(v) for k, v in kept.items() if v is not None}) or ENVIRONMENT
