@@ -3,7 +3,7 @@
 # Usage: scripts/setup.sh [--no-test-model]   (that flag skips the 264 MB Korean test model)
 set -euo pipefail
 
-APT_PACKAGES=(espeak-ng libespeak-ng1 libportaudio2 sox python3-venv chromium chromium-driver fonts-dejavu-core poppler-utils openssl)
+APT_PACKAGES=(espeak-ng libespeak-ng1 libportaudio2 sox python3-venv chromium chromium-driver fonts-dejavu-core poppler-utils openssl postgresql libpq5)
 # MBROLA's Greek voice, for its tests only (never bundled: gr2's licence forbids bundling it into
 # a product that is sold); mbrola is in Debian's contrib, mbrola-gr2 in non-free.
 MBROLA_PACKAGES=(mbrola mbrola-gr2)

@@ -74,6 +74,9 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
     language: str | None = None  # of the command line and the board's error pages; the locale's
+    name: str | None = None  # the hall's name, in its PostgreSQL
+    table: str | None = None  # this table's name there; unset: the machine's host name
+    push: str | None = None  # the hall's PostgreSQL (libpq's connection string); unset: no push
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -141,6 +144,10 @@ def _device(v: object) -> bool:
     return (isinstance(v, str) and bool(v.strip())) or (type(v) is int and v >= 0)
 
 
+def _name(v: object) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
 FLOATS = {"loudness", "threshold"}
 DEVICES = {"mic", "pa", "headset"}
 # What a threshold and an endpoint allow, in words: the settings' errors and the arguments' say it.
@@ -181,6 +188,14 @@ KEYS = {key.name: key for key in (
         lambda v: v in LANGUAGES,
         "the language of the command line and the board's error pages (unset: the locale's)",
         example=f'"{LANGUAGES[0]}"'),
+    Key("name", "hall", "a name", _name, "the hall's name, in the hall's PostgreSQL",
+        example='"Athens Billiard Academy"'),
+    Key("table", "hall", "a name", _name,
+        "this table's name there (unset: the machine's host name); a match's --table wins",
+        example='"3"'),
+    Key("push", "hall", "a libpq connection string", _name,
+        "push each match to the hall's PostgreSQL as it is played (a password: in ~/.pgpass)",
+        example='"postgresql://table3@hall-server/hall"'),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 

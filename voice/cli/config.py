@@ -44,9 +44,19 @@ def run_show(args: argparse.Namespace) -> int:
     width = max(len(key.key) for key in KEYS.values())
     for name, key in KEYS.items():
         value = getattr(settings, name)
+        value = hidden(value) if name == "push" and value is not None else value
         shown = _("(not set)") if value is None else toml(value)
         sys.stdout.write(f"{key.key:<{width}}  {shown:<12}  {_(settings.source(name))}\n")
     return 0
+
+
+def hidden(conninfo: str) -> str:
+    """The hall's connection string without its password (none of it without psycopg)."""
+    try:
+        from voice.hall.target import shown
+    except ImportError:
+        return "…"
+    return shown(conninfo)
 
 
 def run_init(args: argparse.Namespace) -> int:

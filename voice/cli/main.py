@@ -20,6 +20,7 @@ from voice.cli import (
     listen,
     matches,
     model,
+    push,
     resume,
     run,
     serve,
@@ -73,8 +74,8 @@ FIXES: dict[type[RefereeError], str] = {
 PIPE_CLOSED = 128 + signal.SIGPIPE
 
 COMMANDS = (
-    simulate, resume, matches, export, correct, run, listen, devices, model, serve, demo, config,
-    calibrate, understand,
+    simulate, resume, matches, export, correct, run, listen, devices, model, serve, push, demo,
+    config, calibrate, understand,
 )
 
 

@@ -14,6 +14,7 @@ from voice.cli.arguments import (
     read_lines,
     say_recording,
 )
+from voice.cli.pushing import add_push_arguments, pushing
 from voice.live.catch_up import catch_up
 from voice.live.transcript import play_transcript
 from voice.match_record.database import Record
@@ -29,6 +30,7 @@ def register(sub: Subcommands) -> None:
         help=_("the match number, as `referee matches` lists (default: the latest played)"),
     )
     add_play_arguments(resume)
+    add_push_arguments(resume)
     resume.set_defaults(run=run)
 
 
@@ -36,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """`referee resume`."""
     lines, where = read_lines(args.input)
     voice = printer(args)
-    with Record.open(args.db, create=False) as record:
+    with Record.open(args.db, create=False) as record, pushing(args, args.db):
         match_id = record.latest() if args.match is None else args.match
         if match_id is None:
             raise UsageError(

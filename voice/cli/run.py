@@ -27,6 +27,7 @@ from voice.cli.arguments import (
     setup_from,
 )
 from voice.cli.listening import start_listener
+from voice.cli.pushing import add_push_arguments, pushing
 from voice.cli.stopping import on_stop_signal
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
@@ -57,6 +58,7 @@ def register(sub: Subcommands) -> None:
     add_db_argument(run_parser)
     add_phrase_table_argument(run_parser)
     add_early_argument(run_parser)
+    add_push_arguments(run_parser, table=False)
     run_parser.add_argument(
         "--no-confirm", dest="confirm", action="store_false", default=None,
         help=_("do not name on the headset the commands the PA does not voice back "
@@ -83,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output")),
     }
     stop = threading.Event()  # the loop ends between chunks and finishes its speech
-    with on_stop_signal(stop.set), Record.open(args.db, create=setup is not None) as record:
+    with (
+        on_stop_signal(stop.set),
+        Record.open(args.db, create=setup is not None) as record,
+        pushing(args, args.db),
+    ):
         record.check_writable()  # before listening: a phrase must be recordable
         rules = record.setup(args.match)[1] if setup is None else setup
         vocabulary = Vocabulary(rules.players, rules.rules, rules.spoken)

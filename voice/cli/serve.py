@@ -14,6 +14,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, within
+from voice.cli.pushing import add_push_arguments, pushing
 from voice.cli.stopping import on_stop_signal
 from voice.match_record.database import NoRecord, Record
 from voice.translation import N_, _
@@ -57,6 +58,7 @@ def register(sub: Subcommands) -> None:
                        help=_("start a new, empty record at --db if there is none"))
     serve.add_argument("--certfile", type=Path, help=_("serve HTTPS with this certificate (PEM)"))
     serve.add_argument("--keyfile", type=Path, help=_("the certificate's private key (PEM)"))
+    add_push_arguments(serve)
     serve.set_defaults(run=run)
 
 
@@ -158,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     names = [*args.allowed_host]
     if not loopback(args.host):
         names += [socket.gethostname(), f"{socket.gethostname()}.local"]
-    with listen(args.host, args.port) as bound:
+    with listen(args.host, args.port) as bound, pushing(args, args.db):
         app = create_app(args.db, token, Hosts.bound_to(args.host, *names))
         scheme = "https" if args.certfile else "http"
         where = f"{scheme}://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"

@@ -14,6 +14,7 @@ from voice.cli.arguments import (
     say_recording,
     setup_from,
 )
+from voice.cli.pushing import add_push_arguments, pushing
 from voice.live.transcript import play_transcript
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -25,6 +26,7 @@ def register(sub: Subcommands) -> None:
     sim = add_command(sub, "simulate", _("run a new, recorded match from transcribed phrases"))
     add_setup_arguments(sim)
     add_play_arguments(sim)
+    add_push_arguments(sim, table=False)
     sim.set_defaults(run=run)
 
 
@@ -33,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     setup = setup_from(args)
     lines, where = read_lines(args.input)
     voice = printer(args)
-    with Record.open(args.db) as record:
+    with Record.open(args.db) as record, pushing(args, args.db):
         match_id = record.create_match(setup)
         say_recording(match_id, args.db)
         play_transcript(Ledger(record, match_id), lines, voice, where)

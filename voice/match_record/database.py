@@ -9,6 +9,7 @@ import json
 import os
 import secrets
 import sqlite3
+import uuid
 from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
@@ -53,6 +54,13 @@ CREATE TABLE IF NOT EXISTS liveness (
     match_id INTEGER PRIMARY KEY REFERENCES matches (id),
     state TEXT NOT NULL,  -- a Liveness (voice/match_record/liveness.py)
     at TEXT NOT NULL  -- ISO 8601, UTC
+)"""
+# Added later, still schema 1: each match's globally unique id (a UUID), by which a hall's
+# PostgreSQL knows it; made with the first match recorded or pushed, for older matches too.
+UIDS_TABLE = """
+CREATE TABLE IF NOT EXISTS match_uids (
+    match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+    uid TEXT NOT NULL UNIQUE  -- a UUID, as text
 )"""
 HEARTBEAT_BUSY_MS = 250  # a heartbeat waits this long for another writer, not BUSY_SECONDS
 
@@ -223,13 +231,31 @@ class Record:
 
     def create_match(self, setup: Setup) -> int:
         """Record a new match with no events yet; its id."""
-        with self._guard("record a new match in"):
+        with self._guard("record a new match in"), self._transaction():
+            self._db.execute(UIDS_TABLE)
             cursor = self._db.execute(
                 "INSERT INTO matches (created, setup) VALUES (?, ?)",
                 (_now(), json.dumps(setup.to_dict(), ensure_ascii=False)),
             )
-        assert cursor.lastrowid is not None  # an INSERT always sets it
+            assert cursor.lastrowid is not None  # an INSERT always sets it
+            self._db.execute("INSERT INTO match_uids (match_id, uid) VALUES (?, ?)",
+                             (cursor.lastrowid, str(uuid.uuid4())))
         return cursor.lastrowid
+
+    def uid(self, match_id: int) -> str:
+        """The globally unique id of match `match_id`, given to it now if it has none (a match
+        recorded before ids were)."""
+        with self._guard(f"give match {match_id} its id in"), self._transaction():
+            self._db.execute(UIDS_TABLE)
+            if self.exists(match_id):
+                self._db.execute("INSERT OR IGNORE INTO match_uids (match_id, uid) VALUES (?, ?)",
+                                 (match_id, str(uuid.uuid4())))
+            row = self._db.execute(
+                "SELECT uid FROM match_uids WHERE match_id = ?", (match_id,)
+            ).fetchone()
+        if row is None:
+            raise NoSuchMatch(match_id, self.path)
+        return str(row[0])
 
     def load(self, match_id: int) -> LoadedMatch:
         """Match `match_id` as recorded and replayed; RecordError if the rules refuse its record."""
@@ -319,6 +345,21 @@ class Record:
             ).fetchone()
         return int(seq)
 
+    def last_seqs(self) -> dict[int, int]:
+        """Each match's number and the number of its newest event (0 before the first)."""
+        with self._guard("list the matches in"):
+            rows = self._db.execute(
+                "SELECT m.id, coalesce(max(e.seq), 0) FROM matches AS m"
+                " LEFT JOIN events AS e ON e.match_id = m.id GROUP BY m.id ORDER BY m.id"
+            ).fetchall()
+        return {match_id: int(seq) for match_id, seq in rows}
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection commits to the record."""
+        with self._guard("read"):
+            (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        return int(version)
+
     def break_started(self, match_id: int, kind: Kind = Kind.BREAK) -> datetime | None:
         """When the newest break (or warm-up, by `kind`) of match `match_id` was recorded,
         None before the first."""
@@ -349,6 +390,21 @@ class Record:
         finally:
             if self._db.in_transaction:
                 self._db.rollback()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction for the block, unless one is already open (then the block is part
+        of it): committed at its end, rolled back on an error."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
 
     @contextmanager
     def _busy(self, busy_ms: int | None) -> Iterator[None]:
@@ -396,16 +452,22 @@ class Record:
     def heartbeat(self, match_id: int) -> Heartbeat | None:
         """The latest heartbeat of match `match_id`; None if no voice loop ever wrote one, or
         only a state this version does not know."""
-        with self._guard(f"read the heartbeat of match {match_id} from"):
+        return self.heartbeats(match_id).get(match_id)
+
+    def heartbeats(self, match_id: int | None = None) -> dict[int, Heartbeat]:
+        """The latest heartbeat of each match (of match `match_id` only, if given) that has one
+        in a state this version knows."""
+        with self._guard("read the heartbeats from"):
             if self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'liveness'"
             ).fetchone() is None:
-                return None  # a record made before heartbeats, none written yet
-            row = self._db.execute(
-                "SELECT state, at FROM liveness WHERE match_id = ?", (match_id,)
-            ).fetchone()
+                return {}  # a record made before heartbeats, none written yet
+            rows = self._db.execute(
+                "SELECT match_id, state, at FROM liveness WHERE ? IS NULL OR match_id = ?",
+                (match_id, match_id),
+            ).fetchall()
         known = {str(state) for state in Liveness}
-        return None if row is None or row[0] not in known else Heartbeat(Liveness(row[0]), row[1])
+        return {m: Heartbeat(Liveness(state), at) for m, state, at in rows if state in known}
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
