@@ -199,8 +199,8 @@ def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
     try:
         record_takes(mic, phrases, args.takes, args.save, say)
     except RecordingError as error:
-        raise RecordingError(f"{error}; the takes so far are in {args.save}: record again") \
-            from None
+        raise RecordingError(N_("{error}; the takes so far are in {folder}: record again"),
+                             error=error, folder=args.save) from None
     folder: Path = args.save
     sys.stderr.write(f"{len(phrases) * args.takes} takes saved in {folder}\n")
     return folder

@@ -62,7 +62,7 @@ def register(sub: Subcommands) -> None:
 
 def port(text: str) -> int:
     """An argparse type: a TCP port number."""
-    return within(text, int, 1, 65535, "a port number (1-65535)")
+    return within(text, int, 1, 65535, N_("a port number ({low}-{high})"))
 
 
 def loopback(host: str) -> bool:
