@@ -314,8 +314,8 @@ def test_a_refused_correction_in_greek(
     greek_locale(monkeypatch)
     ran = referee("correct", "1", "--inning", "1", "--player", "Κωνσταντίνου", "--points", "-1",
                   "--db", db)
-    assert ran.err.startswith("referee correct: σφάλμα: αγώνας 1: μια είσοδος δεν μπορεί να έχει "
-                              "αρνητικούς πόντους (-1)· δεν άλλαξε τίποτα")
+    assert ran.err.startswith("referee correct: σφάλμα: αγώνας 1: μια προσπάθεια δεν μπορεί να "
+                              "έχει αρνητικούς πόντους (-1)· δεν άλλαξε τίποτα")
 
 
 def test_speech_voicing_and_fetch_faults_in_greek(tmp_path: Path) -> None:
@@ -361,3 +361,34 @@ def test_a_rare_os_fault_keeps_the_line_english(tmp_path: Path) -> None:
         load_profile(looped)
     assert translation.fault(caught.value) is None
     assert str(caught.value) == f"cannot read the profile {looped}: {os.strerror(errno.ELOOP)}"
+
+
+def test_the_summary_agrees_with_its_counts(referee: Callable[..., Ran], tmp_path: Path) -> None:
+    ran = referee("simulate", *SETUP, "--db", tmp_path / "m.sqlite3", stdin="πόντος\nάστοχο\n")
+    first = ran.out.splitlines()[-3]
+    assert first.startswith("Κωνσταντίνου: 1 πόντος, 1 προσπάθεια, μέσος όρος 1.000")
+    ran = referee("simulate", *SETUP, "--db", tmp_path / "n.sqlite3",
+                  stdin="πόντος\nπόντος\nάστοχο\nάστοχο\nάστοχο\n")
+    assert ran.out.splitlines()[-3].startswith("Κωνσταντίνου: 2 πόντοι, 2 προσπάθειες")
+
+
+def test_status_lines_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.vosk_model import fake_static_model
+    from voice.cli import devices as devices_command
+    from voice.devices import Device
+
+    greek_locale(monkeypatch)
+    model = fake_static_model(tmp_path / "m", "<eps> 0\nπόντος 1\n")
+    found = [Device(0, "USB headset", 1, 2, 48000.0)]
+    monkeypatch.setattr(devices_command, "devices", lambda: found)
+    listed = referee("devices").out
+    monkeypatch.setattr(devices_command, "devices", list)
+    assert [listed, referee("devices").out, referee("model", "check", model).out] == [
+        "  0  1 είσ., 2 έξ.   USB headset  (48000 Hz)\n",
+        "καμία συσκευή ήχου: ο υπολογιστής δεν έχει κάρτα ήχου (το PortAudio δεν βρήκε καμία)· "
+        "το `referee listen --wav FILE` δουλεύει και χωρίς\n",
+        f"{model}: χρήσιμο μοντέλο vosk· γραμματικές την ώρα της χρήσης: όχι (στατικός HCLG.fst: "
+        "ελεύθερη αναγνώριση)· λεξιλόγιο: 2 λέξεις (από το graph/words.txt)\n",
+    ]

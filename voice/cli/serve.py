@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         scheme = "https" if args.certfile else "http"
         where = f"{scheme}://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"
         if args.token == GENERATE:
-            sys.stdout.write(f"token: {token}\n")  # shown this once, kept nowhere
+            sys.stdout.write(_("token: {token}").format(token=token) + "\n")  # shown once only
             sys.stdout.flush()
         sys.stderr.write(_(
             "hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
