@@ -6,8 +6,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import RefereeError
+from voice.translation import N_, reason
 
-PORTAUDIO_HINT = "install PortAudio: apt-get install libportaudio2"
+PORTAUDIO_HINT = N_("install PortAudio: apt-get install libportaudio2")
+# A device spec that names none or several of the usable devices, by kind and by how many.
+UNMATCHED = {
+    ("input", False): N_("{role} {spec!r} matches no input device; inputs are {listed}"),
+    ("input", True): N_("{role} {spec!r} matches more than one input device; inputs are {listed}"),
+    ("output", False): N_("{role} {spec!r} matches no output device; outputs are {listed}"),
+    ("output", True): N_("{role} {spec!r} matches more than one output device; outputs are "
+                         "{listed}"),
+}
+NONE_OF_KIND = {
+    "input": N_("{role} {spec!r}: this machine has no audio input device (no sound card found)"),
+    "output": N_("{role} {spec!r}: this machine has no audio output device (no sound card "
+                 "found)"),
+}
 
 
 class DeviceError(RefereeError):
@@ -34,7 +48,8 @@ def backend() -> Any:
     try:
         import sounddevice
     except OSError as error:  # the PortAudio library itself is missing
-        raise DeviceError(f"cannot load PortAudio ({error}); {PORTAUDIO_HINT}") from None
+        raise DeviceError(N_("cannot load PortAudio ({error}); {hint}"), error=reason(error),
+                          hint=PORTAUDIO_HINT) from None
     return sounddevice
 
 
@@ -56,17 +71,14 @@ def find(spec: str, kind: str, role: str) -> Device:
     found = devices()
     usable = [d for d in found if (d.inputs if kind == "input" else d.outputs) > 0]
     if not usable:
-        raise NoDevice(
-            f"{role} {spec!r}: this machine has no audio {kind} device (no sound card found)"
-        )
+        raise NoDevice(NONE_OF_KIND[kind], role=role, spec=spec)
     if spec.isdigit():
         match = [d for d in usable if d.index == int(spec)]
     else:
         match = [d for d in usable if spec.casefold() in d.name.casefold()]
     if len(match) != 1:
         listed = "; ".join(f"{d.index}: {d.name}" for d in usable)
-        what = "matches no" if not match else "matches more than one"
-        raise DeviceError(f"{role} {spec!r} {what} {kind} device; {kind}s are {listed}")
+        raise DeviceError(UNMATCHED[kind, bool(match)], role=role, spec=spec, listed=listed)
     return match[0]
 
 

@@ -284,3 +284,17 @@ def test_a_refusal_is_in_the_halls_language(guarded):
     assert reply.status_code == 401
     assert reply.json()["detail"] == ("ο έλεγχος χρειάζεται το διακριτικό του διαιτητή: "
                                       "Authorization: Bearer <token>")
+
+
+def test_a_body_over_the_limit_is_refused_in_the_halls_language(client):
+    padded = b'{"kind": "point"' + b" " * MAX_BODY + b"}"
+    streamed = (b" " * 4096 for _ in range(MAX_BODY // 4096 + 1))  # refused by another layer
+    translation.use("el")
+    try:
+        replies = [client.post("/api/matches/1/commands", content=body,
+                               headers={"Content-Type": "application/json"})
+                   for body in (padded, streamed)]
+    finally:
+        translation.use("en")
+    assert [(r.status_code, r.json()) for r in replies] == [(413, {
+        "detail": "το σώμα ξεπερνά τα 64 KiB: μια εντολή πιάνει μερικές δεκάδες byte"})] * 2

@@ -22,7 +22,7 @@ from voice.hearing.endpoint import MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.hearing.phrase_table import PhraseTable, PhraseTableError
 from voice.hearing.profile import Profile, load_profile
 from voice.match_record.database import MAX_MATCH_ID, default_path
-from voice.settings import CONFIDENCE, ENDPOINT, Settings, Source, load
+from voice.settings import Settings, Source, load
 from voice.settings import default_path as default_settings_path
 from voice.speaking.printer import Printer
 from voice.speaking.surnames import spelling_doubt
@@ -113,8 +113,8 @@ def distances(text: str) -> tuple[int, ...]:
         values = ()
     if len(values) not in (1, 2):
         raise argparse.ArgumentTypeError(
-            f'{text[:40]!r} is not a distance: give one number, or "A,B" for a handicap'
-        )
+            _('{text!r} is not a distance: give one number, or "A,B" for a handicap')
+            .format(text=text[:40]))
     return values
 
 
@@ -123,24 +123,34 @@ N = TypeVar("N", int, float)  # the kinds of number an argument may be
 
 def within(text: str, kind: type[N], low: N, high: N | None, what: str) -> N:
     """`text` as a `kind` from `low` to `high` (None: no bound); else an argparse error saying
-    that it is not `what`."""
+    that it is not `what` (a catalogued template of {low} and {high})."""
     try:
         value = kind(text)
     except ValueError:
         value = None
     if value is None or value != value or value < low or (high is not None and value > high):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what}")
+        raise argparse.ArgumentTypeError(_("{text!r} is not {what}").format(
+            text=text[:40], what=_(what).format(low=low, high=high)))
     return value
 
 
 def positive(text: str) -> int:
     """An argparse type: a whole number from 1."""
-    return within(text, int, 1, None, "a whole number from 1")
+    return within(text, int, 1, None, N_("a whole number from {low}"))
+
+
+def integer(text: str) -> int:
+    """An argparse type: any whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(
+            text=text[:40])) from None
 
 
 def whole(text: str) -> int:
     """An argparse type: a whole number from 0."""
-    return within(text, int, 0, None, "a whole number from 0")
+    return within(text, int, 0, None, N_("a whole number from {low}"))
 
 
 def setup_details(args: argparse.Namespace) -> dict[str, Any]:
@@ -211,12 +221,13 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 
 def match_number(text: str) -> int:
     """An argparse type: a match number as `referee matches` lists them."""
-    return within(text, int, 1, MAX_MATCH_ID, "a match number; `referee matches` lists them")
+    return within(text, int, 1, MAX_MATCH_ID, N_("a match number; `referee matches` lists them"))
 
 
 def confidence(text: str) -> float:
     """An argparse type: a confidence threshold (settings.CONFIDENCE)."""
-    return within(text, float, MIN_THRESHOLD, MAX_THRESHOLD, CONFIDENCE)
+    return within(text, float, MIN_THRESHOLD, MAX_THRESHOLD,
+                  N_("a confidence from {low:g} to {high:g}"))
 
 
 def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +240,8 @@ def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
 
 def milliseconds(text: str) -> int:
     """An argparse type: an endpoint in milliseconds (settings.ENDPOINT)."""
-    return within(text, int, MIN_ENDPOINT_MS, MAX_ENDPOINT_MS, f"a whole number of {ENDPOINT}")
+    return within(text, int, MIN_ENDPOINT_MS, MAX_ENDPOINT_MS,
+                  N_("a whole number of milliseconds from {low} to {high}"))
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser, endpoint: bool = True) -> None:
@@ -304,7 +316,7 @@ def read_lines(path: str | None) -> tuple[Iterable[str], str]:
     if path is None:
         if sys.stdin.isatty():  # someone types the phrases: say how the match's input ends
             sys.stderr.write(_("type one phrase a line; Ctrl-D ends the input") + "\n")
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), "standard input"
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), N_("standard input")
     where = f"--input {path}"
     try:
         return Path(path).read_text(encoding="utf-8").splitlines(), where

@@ -27,7 +27,7 @@ from voice.devices import DeviceOutput
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.profile import Profile, save_profile
 from voice.settings import Settings
-from voice.translation import N_, _
+from voice.translation import N_, _, ngettext
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.calibration import Judged, Report, Take
@@ -73,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(N_("--from-wav evaluates takes already recorded: drop --mic and "
                             "--headset"))
     table = phrase_table(args.phrase_table)
-    settings, _ = settings_from(argparse.Namespace(config=args.config, profile=None),
-                                mic=args.mic, headset=args.headset)
+    settings = settings_from(argparse.Namespace(config=args.config, profile=None),
+                             mic=args.mic, headset=args.headset)[0]
     vocabulary = Vocabulary(PLACEHOLDER_PLAYERS, discipline(args.discipline))
     folder = args.from_wav or record(args, settings, vocabulary, table)
     takes = _read(folder, vocabulary)
@@ -87,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
         save_profile(report.learned.profile, args.profile,
                      [f"written by `referee calibrate` from the takes in {folder}, "
                       f"model {args.model}, discipline {args.discipline}"])
-        sys.stdout.write(f"profile written to {args.profile}; use it with "
-                         f"`referee run --profile {args.profile}`\n")
+        sys.stdout.write(_("profile written to {path}; use it with `referee run --profile "
+                           "{path}`").format(path=args.profile) + "\n")
     else:
-        sys.stdout.write("give --profile PATH to keep this profile\n")
+        sys.stdout.write(_("give --profile PATH to keep this profile") + "\n")
     return 0
 
 
@@ -193,14 +193,17 @@ def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,
     prompt = tomllib.loads(PROMPTS.read_text(encoding="utf-8"))["prompt"]
 
     def say(phrase: str, number: int) -> None:
-        sys.stderr.write(f"«{phrase}», take {number} of {args.takes}: say it after the prompt\n")
+        sys.stderr.write(_("«{phrase}», take {number} of {takes}: say it after the prompt")
+                         .format(phrase=phrase, number=number, takes=args.takes) + "\n")
         headset.play(*voice.render(prompt.format(phrase=phrase)))
 
     try:
         record_takes(mic, phrases, args.takes, args.save, say)
     except RecordingError as error:
-        raise RecordingError(f"{error}; the takes so far are in {args.save}: record again") \
-            from None
+        raise RecordingError(N_("{error}; the takes so far are in {folder}: record again"),
+                             error=error, folder=args.save) from None
     folder: Path = args.save
-    sys.stderr.write(f"{len(phrases) * args.takes} takes saved in {folder}\n")
+    count = len(phrases) * args.takes
+    sys.stderr.write(ngettext("{count} take saved in {folder}", "{count} takes saved in {folder}",
+                              count).format(count=count, folder=folder) + "\n")
     return folder

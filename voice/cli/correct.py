@@ -11,6 +11,7 @@ from voice.cli.arguments import (
     UsageError,
     add_command,
     add_db_argument,
+    integer,
     match_number,
     positive,
     printer,
@@ -30,7 +31,7 @@ def register(sub: Subcommands) -> None:
     fix.add_argument("--inning", type=positive, required=True, metavar="K",
                      help=_("the inning's number, from 1"))
     fix.add_argument("--player", help=_("the surname whose inning K is corrected"))
-    fix.add_argument("--points", type=int, help=_("inning K's points as they should be"))
+    fix.add_argument("--points", type=integer, help=_("inning K's points as they should be"))
     fix.add_argument("--insert", action="store_true",
                      help=_("instead: insert a forgotten round before inning K, a miss of each "
                      "player"))

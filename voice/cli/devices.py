@@ -20,13 +20,14 @@ def run(args: argparse.Namespace) -> int:
     """`referee devices`."""
     found = devices()
     if not found:
-        sys.stdout.write("no audio devices: this machine has no sound card (PortAudio found "
-                         "none); `referee listen --wav FILE` works without one\n")
+        sys.stdout.write(_("no audio devices: this machine has no sound card (PortAudio found "
+                           "none); `referee listen --wav FILE` works without one") + "\n")
     sys.stdout.writelines(line(d) + "\n" for d in found)
     return 0
 
 
 def line(device: Device) -> str:
     """One device: its id, what it does, its name and default rate."""
-    roles = [f"{n} {what}" for n, what in ((device.inputs, "in"), (device.outputs, "out")) if n]
+    roles = [what.format(count=n) for n, what in ((device.inputs, _("{count} in")),
+                                                   (device.outputs, _("{count} out"))) if n]
     return f"{device.index:3d}  {', '.join(roles):<14}  {device.name}  ({device.default_rate:g} Hz)"

@@ -101,7 +101,7 @@ def _report(
 ) -> None:
     """Print each phrase heard in one recording; with `act`, act on it right after."""
     if not jsonl:
-        sys.stdout.write(f"{path}:\n" if heard else f"{path}:\n  nothing heard\n")
+        sys.stdout.write(f"{path}:\n" if heard else f"{path}:\n  {_('nothing heard')}\n")
     for at, h in heard:
         sys.stdout.write((heard_json(path, at, h) if jsonl else f"  {show(at, h)}") + "\n")
         if act is not None:

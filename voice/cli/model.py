@@ -38,11 +38,12 @@ def register(sub: Subcommands) -> None:
 
 def describe(info: ModelInfo) -> str:
     """What a usable model offers, in one line."""
-    graph = ("runtime grammars: yes (lookahead graph HCLr.fst + Gr.fst)" if info.runtime_grammars
-             else "runtime grammars: no (static HCLG.fst: free-form recognition)")
-    words = info.words_source.relative_to(info.path)
-    return (f"{info.path}: a usable vosk model; {graph}; vocabulary: "
-            f"{len(info.vocabulary):,} words (from {words})")
+    graph = (_("runtime grammars: yes (lookahead graph HCLr.fst + Gr.fst)")
+             if info.runtime_grammars
+             else _("runtime grammars: no (static HCLG.fst: free-form recognition)"))
+    return _("{path}: a usable vosk model; {graph}; vocabulary: {count:,} words (from {words})"
+             ).format(path=info.path, graph=graph, count=len(info.vocabulary),
+                      words=info.words_source.relative_to(info.path))
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -67,12 +68,13 @@ def run_fetch(args: argparse.Namespace) -> int:
         fetched = fetch(url, sha256, args.dest, args.name, progress)
     finally:
         progress.end()
-    checked = "checked" if sha256 else (
+    checked = _("checked") if sha256 else _(
         "not checked against any: compare it with a colleague's or the publisher's, and pin it "
         "in voice/hearing/fetch.py"
     )
-    sys.stdout.write(f"{describe(fetched.info)}\nSHA-256 of the archive: {fetched.sha256} "
-                     f"({checked}); kept in {fetched.sha256_file}\n")
+    sys.stdout.write(describe(fetched.info) + "\n" + _(
+        "SHA-256 of the archive: {sha256} ({checked}); kept in {path}"
+    ).format(sha256=fetched.sha256, checked=checked, path=fetched.sha256_file) + "\n")
     return 0
 
 
@@ -88,7 +90,8 @@ class _Progress:
         if total:
             filled = self.WIDTH * done // total
             bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {100 * done // total:3d} % "
-            line = f"{bar} {done / 1e6:.1f} of {total / 1e6:.1f} MB"
+            line = bar + _(" {done:.1f} of {total:.1f} MB").format(done=done / 1e6,
+                                                                    total=total / 1e6)
         else:
             line = f"{done / 1e6:.1f} MB"
         sys.stderr.write(f"\rreferee model fetch: {line}")

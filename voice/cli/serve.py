@@ -64,7 +64,7 @@ def register(sub: Subcommands) -> None:
 
 def port(text: str) -> int:
     """An argparse type: a TCP port number."""
-    return within(text, int, 1, 65535, "a port number (1-65535)")
+    return within(text, int, 1, 65535, N_("a port number ({low}-{high})"))
 
 
 def loopback(host: str) -> bool:
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         scheme = "https" if args.certfile else "http"
         where = f"{scheme}://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"
         if args.token == GENERATE:
-            sys.stdout.write(f"token: {token}\n")  # shown this once, kept nowhere
+            sys.stdout.write(_("token: {token}").format(token=token) + "\n")  # shown once only
             sys.stdout.flush()
         sys.stderr.write(_(
             "hall overview {where}/, scoreboard {where}/board/MATCH, control panel "

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from rules.errors import RefereeError
+from voice.translation import N_
 
 TARGET_RATE = 16000
 CHUNK_MS = 100  # audio a sound card hands over per callback in the live loop
@@ -29,23 +30,23 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     path = Path(path)
     data = path.read_bytes()
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
-        raise WavError(f"{path}: not a WAV file (no RIFF/WAVE header)")
+        raise WavError(N_("{path}: not a WAV file (no RIFF/WAVE header)"), path=path)
     chunks = _chunks(data, path)
     if b"fmt " not in chunks:
-        raise WavError(f"{path}: corrupt WAV file (no complete 'fmt ' chunk)")
+        raise WavError(N_("{path}: corrupt WAV file (no complete 'fmt ' chunk)"), path=path)
     if b"data" not in chunks:
-        raise WavError(f"{path}: corrupt WAV file (no 'data' chunk)")
+        raise WavError(N_("{path}: corrupt WAV file (no 'data' chunk)"), path=path)
     fmt = chunks[b"fmt "]
     if len(fmt) < 16:
-        raise WavError(f"{path}: corrupt WAV file ('fmt ' chunk is {len(fmt)} bytes, need 16)")
+        raise WavError(N_("{path}: corrupt WAV file ('fmt ' chunk is {size} bytes, need 16)"),
+                       path=path, size=len(fmt))
     tag, channels, rate, _, block_align, bits = struct.unpack_from("<HHIIHH", fmt)
     if tag == _EXTENSIBLE and len(fmt) >= 26:
         tag = struct.unpack_from("<H", fmt, 24)[0]  # first two bytes of the sub-format GUID
     if channels < 1 or rate < 1 or bits % 8 or block_align != channels * bits // 8:
-        raise WavError(
-            f"{path}: corrupt WAV file ({channels} channels, {rate} Hz, {bits} bits, "
-            f"block align {block_align})"
-        )
+        raise WavError(N_("{path}: corrupt WAV file ({channels} channels, {rate} Hz, {bits} bits, "
+                          "block align {block_align})"), path=path, channels=channels, rate=rate,
+                       bits=bits, block_align=block_align)
     raw = chunks[b"data"]
     raw = raw[: len(raw) - len(raw) % block_align]
     samples = _decode(raw, tag, bits, path)
@@ -80,7 +81,8 @@ def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
         return (np.frombuffer(raw, "<i4") / float(1 << 31)).astype(np.float32)
     if tag == _IEEE_FLOAT and bits in (32, 64):
         return np.frombuffer(raw, f"<f{bits // 8}").astype(np.float32)
-    raise WavError(f"{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)")
+    raise WavError(N_("{path}: unsupported WAV encoding (format tag {tag:#06x}, {bits} bits)"),
+                   path=path, tag=tag, bits=bits)
 
 
 def pcm_bytes(ms: int) -> int:

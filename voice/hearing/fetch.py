@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from rules.errors import RefereeError
 from voice.hearing.model import ModelError, ModelInfo, check_model
+from voice.translation import N_, Foreign, reason
 
 BLOCK = 1 << 20  # bytes read per step, and between progress reports
 TIMEOUT = 30  # seconds without data before the download is given up
@@ -67,26 +68,27 @@ def fetch(url: str, sha256: str | None, dest: Path, name: str, progress: Progres
     as `.NAME.zip.part`, and resumed by the next call."""
     target = dest / name
     if target.exists():
-        raise FetchError(f"{target} already exists; remove it to fetch it again")
+        raise FetchError(N_("{target} already exists; remove it to fetch it again"),
+                         target=target)
     if sha256 is None and not _trusted(url):
-        raise FetchError(f"{url}: without a SHA-256 to check, only an https:// address is "
-                         "trusted")
+        raise FetchError(N_("{url}: without a SHA-256 to check, only an https:// address is "
+                            "trusted"), url=url)
     dest.mkdir(parents=True, exist_ok=True)
     part = dest / f".{name}.zip.part"
     digest = download(url, part, progress)
     if sha256 is not None and digest != sha256.lower():
         part.unlink()
-        raise FetchError(f"{url}: SHA-256 is {digest}, expected {sha256.lower()}: the "
-                         "download is corrupt or is not the model pinned; nothing was kept")
+        raise FetchError(N_("{url}: SHA-256 is {digest}, expected {expected}: the download is "
+                            "corrupt or is not the model pinned; nothing was kept"), url=url,
+                         digest=digest, expected=sha256.lower())
     try:
         with tempfile.TemporaryDirectory(dir=dest, prefix=f".{name}-") as work:
             root = unpack(part, Path(work) / "unpacked")
             try:
                 check_model(root)
             except ModelError as error:
-                raise FetchError(
-                    f"{url} does not hold a usable model ({error}); nothing was kept"
-                ) from None
+                raise FetchError(N_("{url} does not hold a usable model ({error}); nothing was "
+                                    "kept"), url=url, error=error) from None
             root.rename(target)
     finally:
         part.unlink()
@@ -125,19 +127,23 @@ def download(url: str, path: Path, progress: Progress) -> str:
     except urllib.error.HTTPError as error:
         if error.code == 416 and have:  # the download had finished: nothing more to send
             return _hash(path).hexdigest()
-        raise FetchError(f"cannot download {url}: the server answered {error.code} "
-                         f"{error.reason}; check the address") from None
+        raise FetchError(N_("cannot download {url}: the server answered {code} {why}; check the "
+                            "address"), url=url, code=error.code, why=Foreign(error.reason)) \
+            from None
     except urllib.error.URLError as error:
-        raise FetchError(f"cannot download {url}: {error.reason}; check the address and the "
-                         "network connection") from None
+        raise FetchError(N_("cannot download {url}: {why}; check the address and the network "
+                            "connection"), url=url, why=Foreign(error.reason)) from None
     except (TimeoutError, ConnectionError, http.client.HTTPException) as error:
         kept = path.stat().st_size if path.exists() else 0
-        raise FetchError(f"the download of {url} broke off after {kept / 1e6:.1f} MB "
-                         f"({error!r}); run the same command again to resume it") from None
+        raise FetchError(N_("the download of {url} broke off after {megabytes:.1f} MB ({error}); "
+                            "run the same command again to resume it"), url=url,
+                         megabytes=kept / 1e6, error=Foreign(repr(error))) from None
     except OSError as error:
-        raise FetchError(f"cannot save the download in {path.parent}: {error}") from None
+        raise FetchError(N_("cannot save the download in {folder}: {reason}"), folder=path.parent,
+                         reason=reason(error)) from None
     except ValueError as error:  # not a URL urllib can open
-        raise FetchError(f"cannot download {url!r}: {error}; give an http(s) address") from None
+        raise FetchError(N_("cannot download {url!r}: {error}; give an http(s) address"),
+                         url=url, error=Foreign(error)) from None
     return digest.hexdigest()
 
 
@@ -158,9 +164,9 @@ def _check_room(folder: Path, total: int | None, have: int) -> None:
     needed = (total - have) + total
     free = shutil.disk_usage(folder).free
     if needed > free:
-        raise NoRoom(f"the model needs {needed / 1e6:.0f} MB in {folder} (the archive, "
-                         f"{total / 1e6:.0f} MB, and about as much unpacked), only "
-                         f"{free / 1e6:.0f} MB are free")
+        raise NoRoom(N_("the model needs {needed:.0f} MB in {folder} (the archive, {total:.0f} "
+                        "MB, and about as much unpacked), only {free:.0f} MB are free"),
+                     needed=needed / 1e6, folder=folder, total=total / 1e6, free=free / 1e6)
 
 
 def _hash(path: Path) -> hashlib._Hash:
@@ -185,15 +191,17 @@ def unpack(archive: Path, into: Path) -> Path:
             needed = sum(m.file_size for m in members)
             free = shutil.disk_usage(archive.parent).free
             if needed > free:
-                raise NoRoom(f"unpacking needs {needed / 1e6:.0f} MB, only {free / 1e6:.0f} "
-                                 f"MB are free in {archive.parent}; nothing was kept")
+                raise NoRoom(N_("unpacking needs {needed:.0f} MB, only {free:.0f} MB are free in "
+                                "{folder}; nothing was kept"), needed=needed / 1e6,
+                             free=free / 1e6, folder=archive.parent)
             broken = zf.testzip()
             if broken is not None:
-                raise FetchError(f"the archive member {broken!r} is damaged (CRC mismatch); "
-                                 "nothing was kept, fetch it again")
+                raise FetchError(N_("the archive member {member!r} is damaged (CRC mismatch); "
+                                    "nothing was kept, fetch it again"), member=broken)
             zf.extractall(into)
     except zipfile.BadZipFile as error:
-        raise FetchError(f"the download is not a zip archive ({error})") from None
+        raise FetchError(N_("the download is not a zip archive ({error})"),
+                         error=Foreign(error)) from None
     tops = {PurePosixPath(m.filename).parts[0] for m in members}
     if len(tops) == 1 and (into / next(iter(tops))).is_dir():
         return into / next(iter(tops))
@@ -205,5 +213,6 @@ def _check_member(member: zipfile.ZipInfo) -> None:
     path = PurePosixPath(member.filename.replace("\\", "/"))
     is_link = (member.external_attr >> 16) & 0o170000 == 0o120000
     if path.is_absolute() or ".." in path.parts or ":" in member.filename or is_link:
-        raise FetchError(f"the archive member {member.filename!r} would be written outside the "
-                         "model folder; refusing the archive, nothing was kept")
+        raise FetchError(N_("the archive member {member!r} would be written outside the model "
+                            "folder; refusing the archive, nothing was kept"),
+                         member=member.filename)

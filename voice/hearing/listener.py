@@ -18,6 +18,7 @@ from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, Recogniser, load_model
 from voice.hearing.understanding import phrase, understand
+from voice.translation import N_, Foreign
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
@@ -185,7 +186,7 @@ def load_listener(
         return Listener(loaded, vocabulary, table=table, threshold=threshold, early=early,
                         endpoint_ms=endpoint_ms, aliases=aliases)
     except ValueError as error:  # not one phrase of the grammar is in the model's vocabulary
-        raise ModelError(f"{model}: {error}") from None
+        raise ModelError(N_("{model}: {error}"), model=model, error=Foreign(error)) from None
 
 
 def hear_recording(

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from voice import devices
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE
+from voice.translation import N_, Foreign
 
 STALL_SECONDS = 2.0  # no audio for this long: the microphone is lost
 BACKOFF_SECONDS = (0.25, 0.5, 1.0)  # waits between attempts to reopen it, the last repeated
@@ -23,7 +24,8 @@ class MicrophoneError(devices.DeviceError):
     """The microphone cannot be opened; the message names the device and the fault."""
 
     def __init__(self, device: devices.Device, fault: object) -> None:
-        super().__init__(f"cannot open the microphone {device.name!r} (id {device.index}): {fault}")
+        super().__init__(N_("cannot open the microphone {name!r} (id {index}): {fault}"),
+                         name=device.name, index=device.index, fault=Foreign(fault))
         self.device = device.name
 
 

@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from rules.errors import RefereeError
+from voice.translation import N_
 
 _FST_MAGIC = 2125659606
 _SYMBOL_TABLE_MAGIC = 2125658996
@@ -40,7 +41,7 @@ def check_model(path: str | Path) -> ModelInfo:
     """Say whether `path` is a usable vosk model (v2 layout); raise ModelError if not."""
     path = Path(path)
     if not path.is_dir():
-        raise ModelError(f"no vosk model at {path}")
+        raise ModelError(N_("no vosk model at {path}"), path=path)
     graph = path / "graph"
     hclg = graph / "HCLG.fst"
     lookahead = [graph / "HCLr.fst", graph / "Gr.fst", graph / "disambig_tid.int"]
@@ -50,11 +51,10 @@ def check_model(path: str | Path) -> ModelInfo:
     required += lookahead if runtime_grammars else [hclg]
     missing = [str(p.relative_to(path)) for p in required if not _non_empty(p)]
     if missing:
-        graph_hint = " (graph/ needs HCLG.fst, or HCLr.fst+Gr.fst)" if runtime_grammars else ""
-        raise ModelError(
-            f"{path} is not a usable vosk model: missing or empty {', '.join(missing)}"
-            f"{graph_hint}"
-        )
+        message = (N_("{path} is not a usable vosk model: missing or empty {missing} (graph/ "
+                      "needs HCLG.fst, or HCLr.fst+Gr.fst)") if runtime_grammars else
+                   N_("{path} is not a usable vosk model: missing or empty {missing}"))
+        raise ModelError(message, path=path, missing=", ".join(missing))
     # Like vosk: words embedded in the graph win over graph/words.txt.
     fst = graph / ("Gr.fst" if runtime_grammars else "HCLG.fst")
     words_txt = graph / "words.txt"
@@ -63,10 +63,8 @@ def check_model(path: str | Path) -> ModelInfo:
     elif _non_empty(words_txt):
         words_source = words_txt
     else:
-        raise ModelError(
-            f"{path} is not a usable vosk model: no graph/words.txt and {fst.name} carries no "
-            "word symbol table"
-        )
+        raise ModelError(N_("{path} is not a usable vosk model: no graph/words.txt and {fst} "
+                            "carries no word symbol table"), path=path, fst=fst.name)
     return ModelInfo(path=path, runtime_grammars=runtime_grammars, words_source=words_source)
 
 
@@ -102,7 +100,7 @@ class _FstHeader:
     def __init__(self, data: bytes | mmap.mmap, path: Path) -> None:
         self.data, self.path, self.pos = data, path, 0
         if self._int32() != _FST_MAGIC:
-            raise ModelError(f"{path} is not an OpenFst file (bad magic number)")
+            raise ModelError(N_("{path} is not an OpenFst file (bad magic number)"), path=path)
         self._string()  # FST type, e.g. "vector", "const", "ngram", "olabel_lookahead"
         self._string()  # arc type, e.g. "standard"
         self._int32()  # version
@@ -112,7 +110,7 @@ class _FstHeader:
     def symbol_table(self) -> list[str]:
         """Read the symbol table at the current position and return its symbols."""
         if self._int32() != _SYMBOL_TABLE_MAGIC:
-            raise ModelError(f"{self.path}: corrupt symbol table")
+            raise ModelError(N_("{path}: corrupt symbol table"), path=self.path)
         self._string()  # table name
         self.pos += 8  # available key
         (size,) = struct.unpack_from("<q", self.data, self.pos)
@@ -123,7 +121,7 @@ class _FstHeader:
             symbols.append(data[pos + 4 : pos + 4 + n].decode("utf-8"))
             pos += 4 + n + 8  # length, symbol, 64-bit key
         if pos > len(data):
-            raise ModelError(f"{self.path}: truncated symbol table")
+            raise ModelError(N_("{path}: truncated symbol table"), path=self.path)
         self.pos = pos
         return symbols
 
@@ -131,7 +129,7 @@ class _FstHeader:
         try:
             (value,) = struct.unpack_from("<i", self.data, self.pos)
         except struct.error:
-            raise ModelError(f"{self.path}: truncated OpenFst header") from None
+            raise ModelError(N_("{path}: truncated OpenFst header"), path=self.path) from None
         self.pos += 4
         return int(value)
 

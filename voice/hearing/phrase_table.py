@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rules.errors import RefereeError
 from rules.normalise import normalise
+from voice.translation import N_, Foreign, reason
 
 
 class PhraseTableError(RefereeError):
@@ -20,12 +21,14 @@ class PhraseTable:
 
     def __init__(self, words: dict[str, str]) -> None:
         if not words:
-            raise PhraseTableError("the phrase table is empty")
+            raise PhraseTableError(N_("the phrase table is empty"))
         for word, greek in words.items():
             if len(word.split()) != 1:
-                raise PhraseTableError(f"phrase table key {word!r} must be exactly one word")
+                raise PhraseTableError(N_("phrase table key {word!r} must be exactly one word"),
+                                       word=word)
             if not isinstance(greek, str) or not greek.split():
-                raise PhraseTableError(f"phrase table value for {word!r} must be non-empty text")
+                raise PhraseTableError(N_("phrase table value for {word!r} must be non-empty "
+                                          "text"), word=word)
         self.words = dict(words)
         self._spellings: dict[tuple[str, ...], list[str]] = {}
         for word, greek in words.items():
@@ -38,9 +41,14 @@ class PhraseTable:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
             return cls(data)
         except OSError as error:
-            raise PhraseTableError(f"cannot read phrase table {path}: {error.strerror}") from None
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, PhraseTableError) as error:
-            raise PhraseTableError(f"phrase table {path}: {error}") from None
+            raise PhraseTableError(N_("cannot read phrase table {path}: {reason}"), path=path,
+                                   reason=reason(error)) from None
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise PhraseTableError(N_("phrase table {path}: {error}"), path=path,
+                                   error=Foreign(error)) from None
+        except PhraseTableError as error:
+            raise PhraseTableError(N_("phrase table {path}: {error}"), path=path,
+                                   error=error) from None
 
     def spell(self, sentence: str) -> list[str]:
         """Every way of saying the Greek `sentence` in the table's words (none: empty list)."""

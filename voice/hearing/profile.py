@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rules.errors import RefereeError
 from rules.normalise import normalise
+from voice.translation import N_, Foreign, reason
 
 
 class ProfileError(RefereeError):
@@ -35,18 +36,21 @@ def load_profile(path: Path) -> Profile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ProfileError(f"cannot read the profile {path}: {error.strerror}") from None
+        raise ProfileError(N_("cannot read the profile {path}: {reason}"), path=path,
+                           reason=reason(error)) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ProfileError(f"the profile {path} is not a TOML file: {error}") from None
+        raise ProfileError(N_("the profile {path} is not a TOML file: {error}"), path=path,
+                           error=Foreign(error)) from None
     unknown = set(data) - {"aliases", "endpoint_ms", "threshold"}
     if unknown:
-        raise ProfileError(f"{path}: unknown key {sorted(unknown)[0]!r}; a profile holds "
-                           "endpoint_ms, threshold and [aliases]")
+        raise ProfileError(N_("{path}: unknown key {key!r}; a profile holds endpoint_ms, "
+                              "threshold and [aliases]"), path=path, key=sorted(unknown)[0])
     aliases = data.get("aliases", {})
     if not isinstance(aliases, dict) or not all(
         isinstance(value, str) for value in aliases.values()
     ):
-        raise ProfileError(f'{path}: [aliases] must hold `"heard text" = "phrase"` lines')
+        raise ProfileError(N_('{path}: [aliases] must hold `"heard text" = "phrase"` lines'),
+                           path=path)
     return Profile({normalise(heard): phrase for heard, phrase in aliases.items()},
                    data.get("endpoint_ms"), data.get("threshold"))
 

@@ -15,6 +15,7 @@ from voice.audio_signal import resample, to_pcm16_bytes
 from voice.hearing.audio import TARGET_RATE, chunked
 from voice.hearing.model import ModelError, ModelInfo, check_model
 from voice.hearing.understanding import UNKNOWN
+from voice.translation import N_, Foreign
 
 _UNKNOWN_SPELLINGS = ("[unk]", "<unk>", "<UNK>")  # vosk models use one of these
 
@@ -42,8 +43,8 @@ def load_model(path: str | Path) -> LoadedModel:
     try:
         model = vosk.Model(str(info.path))
     except Exception as error:  # vosk raises a bare Exception after logging Kaldi's reason
-        message = f"vosk could not load the model at {path}: {error}"
-        raise ModelError(message) from error
+        raise ModelError(N_("vosk could not load the model at {path}: {error}"), path=path,
+                         error=Foreign(error)) from error
     return LoadedModel(info, model)
 
 

@@ -13,6 +13,7 @@ from rules.errors import RefereeError
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.endpoint import Endpointer
 from voice.hearing.microphone import Microphone
+from voice.translation import N_, Foreign
 
 # A take ends after this much non-speech: longer than any pause inside a phrase, so that the
 # pauses can be measured on the take.
@@ -33,7 +34,7 @@ class _Take:
         self.done = threading.Event()
         self.clock = clock
         self.started = clock()
-        self.fault: str | None = None
+        self.fault: RecordingError | None = None
 
     def on_audio(self, pcm16: bytes) -> None:
         if self.done.is_set():
@@ -45,18 +46,19 @@ class _Take:
 
     def idle(self) -> None:
         if not self.endpointer.speaking and self.clock() - self.started > NO_SPEECH_SECONDS:
-            self.fault = f"nothing was said for {NO_SPEECH_SECONDS:g} s"
+            self.fault = RecordingError(N_("nothing was said for {seconds:g} s"),
+                                        seconds=NO_SPEECH_SECONDS)
             self.done.set()
 
     def microphone_lost(self, fault: str) -> None:
-        self.fault = f"the microphone was lost ({fault})"
+        self.fault = RecordingError(N_("the microphone was lost ({fault})"), fault=Foreign(fault))
         self.done.set()
 
     def microphone_back(self) -> None:
         """Not reached: a take stops at the first loss."""
 
     def overflowed(self, total: int) -> None:
-        self.fault = "the sound card dropped audio"
+        self.fault = RecordingError(N_("the sound card dropped audio"))
 
 
 def record_take(microphone: Microphone, clock: Callable[[], float] = time.monotonic) -> bytes:
@@ -66,7 +68,7 @@ def record_take(microphone: Microphone, clock: Callable[[], float] = time.monoto
     microphone.open()
     microphone.capture(take.on_audio, take.idle, take.done, take)
     if take.fault is not None:
-        raise RecordingError(take.fault)
+        raise take.fault
     return bytes(take.audio)
 
 
@@ -83,7 +85,8 @@ def record_takes(
             try:
                 pcm16 = record_take(microphone)
             except RecordingError as error:
-                raise RecordingError(f"«{phrase}», take {number}: {error}") from None
+                raise RecordingError(N_("«{phrase}», take {number}: {error}"), phrase=phrase,
+                                     number=number, error=error) from None
             write_pcm(folder / phrase / f"{number}.wav", pcm16)
 
 

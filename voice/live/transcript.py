@@ -9,6 +9,7 @@ from rules.errors import RefereeError
 from voice.live.stopwatch import Stopwatch
 from voice.match_record.ledger import Ledger
 from voice.speaking.printer import Printer
+from voice.translation import N_, Foreign
 
 MAX_PASSING = 24 * 60 * 60  # the most seconds one line `+SECONDS` lets pass
 
@@ -16,8 +17,8 @@ MAX_PASSING = 24 * 60 * 60  # the most seconds one line `+SECONDS` lets pass
 class TranscriptError(RefereeError):
     """The transcript could not be read to its end; what came before it is recorded."""
 
-    def __init__(self, message: str, match_id: int, ledger: Ledger) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, match_id: int, ledger: Ledger, /, **fields: object) -> None:
+        super().__init__(message, match_id=match_id, **fields)
         self.match_id = match_id
         self.path = ledger.record.path
 
@@ -50,8 +51,8 @@ def play_transcript(ledger: Ledger, lines: Iterable[str], voice: Printer, where:
                 watch.follow(ledger.match, now)
     except UnicodeDecodeError as error:
         raise TranscriptError(
-            f"{where} is not UTF-8 text: {error}; match {ledger.match_id} is recorded up to there",
-            ledger.match_id, ledger,
+            N_("{where} is not UTF-8 text: {error}; match {match_id} is recorded up to there"),
+            ledger.match_id, ledger, where=where, error=Foreign(error),
         ) from None
     voice.state(ledger.match)
 
@@ -63,8 +64,9 @@ def _passing(text: str, where: str, ledger: Ledger) -> int | None:
     seconds = text[1:].strip()
     if not seconds.isdecimal() or not 1 <= int(seconds) <= MAX_PASSING:
         raise TranscriptError(
-            f"{where}: {text[:40]!r} is not time passing: write +SECONDS, 1 to {MAX_PASSING}; "
-            f"match {ledger.match_id} is recorded up to there", ledger.match_id, ledger,
+            N_("{where}: {text!r} is not time passing: write +SECONDS, 1 to {most}; match "
+               "{match_id} is recorded up to there"), ledger.match_id, ledger,
+            where=where, text=text[:40], most=MAX_PASSING,
         )
     return int(seconds)
 

@@ -23,7 +23,7 @@ from rules.errors import RefereeError
 from rules.match import ReplayError, Result, steps
 from rules.state import Match, Setup, new_match
 from voice.match_record.liveness import Heartbeat, Liveness
-from voice.translation import N_
+from voice.translation import N_, Foreign, reason
 
 APPLICATION_ID = 0x43524546  # "CREF": the PRAGMA application_id of every match record
 SCHEMA_VERSION = 1  # the PRAGMA user_version this version reads and writes
@@ -168,9 +168,10 @@ class Record:
             _validate(path)
             db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         except (sqlite3.Error, OSError, ValueError) as error:
-            raise RecordError(f"cannot open the match record {path}: {error}", path) from None
+            raise RecordError(N_("cannot open the match record {path}: {error}"), path, path=path,
+                              error=reason(error)) from None
         record = cls(path, db)
-        with record._guard("set up"):
+        with record._guard(N_("set up")):
             record._set_up()
         return record
 
@@ -199,7 +200,7 @@ class Record:
         path, moved = self.path, None
         aside = _aside(path)
         try:
-            with self._guard("copy the vanished"), closing(sqlite3.connect(aside)) as copy:
+            with self._guard(N_("copy the vanished")), closing(sqlite3.connect(aside)) as copy:
                 self._db.backup(copy)
         except RecordError:
             aside.unlink(missing_ok=True)
@@ -214,12 +215,12 @@ class Record:
             _sync_directory(path.parent)
             self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         except (OSError, sqlite3.Error) as error:
-            raise RecordError(
-                f"cannot write {path} back ({error}); every event is kept in {aside}", path
-            ) from None
+            raise RecordError(N_("cannot write {path} back ({error}); every event is kept in "
+                                 "{aside}"), path, path=path, error=reason(error),
+                              aside=aside) from None
         aside.unlink()
         self.identity = _identity(path)
-        with self._guard("set up"):
+        with self._guard(N_("set up")):
             self._set_up()
         return moved
 
@@ -231,7 +232,7 @@ class Record:
 
     def create_match(self, setup: Setup) -> int:
         """Record a new match with no events yet; its id."""
-        with self._guard("record a new match in"), self._transaction():
+        with self._guard(N_("record a new match in")), self._transaction():
             self._db.execute(UIDS_TABLE)
             cursor = self._db.execute(
                 "INSERT INTO matches (created, setup) VALUES (?, ?)",
@@ -306,13 +307,14 @@ class Record:
             yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
         except ReplayError as error:
             raise NewerRecord(
-                f"match {match_id} in {self.path} no longer replays under these rules: {error}; "
-                f"{UNTOUCHED}", self.path
+                N_("match {match_id} in {path} no longer replays under these rules: {error}; "
+                   "{untouched}"), self.path,
+                match_id=match_id, path=self.path, error=error, untouched=UNTOUCHED,
             ) from None
 
     def matches(self) -> list[MatchEntry]:
         """Every match, oldest first, with the state its record replays to."""
-        with self._guard("list the matches in"):
+        with self._guard(N_("list the matches in")):
             rows = self._db.execute("SELECT id, created FROM matches ORDER BY id").fetchall()
         entries = []
         for match_id, created in rows:
@@ -324,12 +326,12 @@ class Record:
 
     def match_ids(self) -> list[int]:
         """The number of every match, oldest first, without replaying any."""
-        with self._guard("list the matches in"):
+        with self._guard(N_("list the matches in")):
             return [row[0] for row in self._db.execute("SELECT id FROM matches ORDER BY id")]
 
     def latest(self) -> int | None:
         """The match played (or created) most recently, or None when there is none."""
-        with self._guard("look for the latest match in"):
+        with self._guard(N_("look for the latest match in")):
             row = self._db.execute(
                 "SELECT m.id FROM matches AS m LEFT JOIN events AS e ON e.match_id = m.id"
                 " GROUP BY m.id"
@@ -373,7 +375,7 @@ class Record:
 
     def check_writable(self) -> None:
         """RecordError unless a command could be recorded now; the file is left as it was."""
-        with self.locked(), self._guard("write to"):
+        with self.locked(), self._guard(N_("write to")):
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
@@ -383,7 +385,7 @@ class Record:
         It waits `busy_ms` for another writer's lock, BUSY_SECONDS by default. `append` commits
         it; anything not committed is rolled back on leaving.
         """
-        with self._guard("lock"), self._busy(busy_ms):
+        with self._guard(N_("lock")), self._busy(busy_ms):
             self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -475,8 +477,8 @@ class Record:
             yield
         except sqlite3.Error as error:
             raise RecordError(
-                f"cannot {doing} {self.path}: {error}; what was committed before is kept",
-                self.path,
+                N_("cannot {doing} {path}: {error}; what was committed before is kept"),
+                self.path, doing=doing, path=self.path, error=reason(error),
             ) from None
 
     def _setup(self, match_id: int, text: str) -> Setup:
@@ -484,8 +486,9 @@ class Record:
             return Setup.from_dict(json.loads(text))
         except ValueError as error:
             raise NewerRecord(
-                f"the set-up of match {match_id} in {self.path} cannot be read ({error}); "
-                f"{UNTOUCHED}", self.path
+                N_("the set-up of match {match_id} in {path} cannot be read ({error}); "
+                   "{untouched}"), self.path,
+                match_id=match_id, path=self.path, error=Foreign(error), untouched=UNTOUCHED,
             ) from None
 
     def _command(self, match_id: int, seq: int, text: str) -> Command:
@@ -493,8 +496,10 @@ class Record:
             return Command.from_dict(json.loads(text))
         except (ValueError, TypeError) as error:
             raise NewerRecord(
-                f"event {seq} of match {match_id} in {self.path} cannot be read ({error}); "
-                f"{UNTOUCHED}", self.path
+                N_("event {seq} of match {match_id} in {path} cannot be read ({error}); "
+                   "{untouched}"), self.path,
+                seq=seq, match_id=match_id, path=self.path, error=Foreign(error),
+                untouched=UNTOUCHED,
             ) from None
 
 
@@ -589,12 +594,12 @@ def _validate(path: Path) -> None:
             raise not_sqlite from None
         raise DamagedRecord(
             N_("{path} is a damaged match record ({fault}); {untouched}"), path,
-            path=path, fault=error, untouched=UNTOUCHED,
+            path=path, fault=Foreign(error), untouched=UNTOUCHED,
         ) from None
     if damage != ["ok"]:
         raise DamagedRecord(
             N_("{path} is a damaged match record ({fault}); {untouched}"), path,
-            path=path, fault="; ".join(damage[:3]), untouched=UNTOUCHED,
+            path=path, fault=Foreign("; ".join(damage[:3])), untouched=UNTOUCHED,
         )
 
 

@@ -15,6 +15,7 @@ from rules.errors import RefereeError
 from rules.state import OnTie
 from rules.summary import innings_points
 from voice.match_record.database import LoadedMatch
+from voice.translation import N_
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
 REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
@@ -41,7 +42,8 @@ def truncated(points: int, innings: int) -> str:
 def protocol_pdf(loaded: LoadedMatch) -> bytes:
     """The match's protocol: header, each inning with running totals, totals, result, signatures."""
     if not REGULAR.exists() or not BOLD.exists():
-        raise NoFont(f"the protocol is printed in DejaVu Sans, not found in {FONTS}")
+        raise NoFont(N_("the protocol is printed in DejaVu Sans, not found in {fonts}"),
+                     fonts=FONTS)
     w = words()
     pdf = FPDF(format="A4")
     pdf.set_title(f"{w['title']} {loaded.id}")

@@ -15,6 +15,7 @@ from rules.command import Command
 from rules.match import apply
 from voice.match_record.database import Record, RecordError
 from voice.match_record.liveness import Liveness
+from voice.translation import N_
 
 ATTEMPT_MS = 250  # one write waits this long for another process's lock, then is tried again
 RETRY_SECONDS = 0.25  # the pause between two tries of a write that failed
@@ -47,7 +48,7 @@ class RecordWriter:
         self.refused: deque[Unwritten] = deque()  # dropped: the loop tells the referee
         self.renumbered = False  # some events were recorded under other numbers
         self.rewrites = 0  # how often the vanished file has been written back
-        self._fault: str | None = None  # the record's latest fault, while it lasts
+        self._fault: RecordError | None = None  # the record's latest fault, while it lasts
         self._queue: deque[Unwritten] = deque()
         self._marks: list[int] = []
         self._numbers: dict[int, int | None] = {}  # an event the record numbers otherwise than
@@ -69,7 +70,7 @@ class RecordWriter:
         self._opened.wait()
         if self._record is None:
             assert self._fault is not None
-            raise RecordError(self._fault, self.path)
+            raise RecordError(self._fault.message, self.path, **self._fault.fields)
 
     def append(self, seq: int, command: Command) -> None:
         """Queue event `seq`, accepted now; returns at once."""
@@ -137,7 +138,7 @@ class RecordWriter:
         try:
             self._record = Record.open(self.path, create=False)
         except RecordError as error:
-            self._fault = str(error)
+            self._fault = error
         self._opened.set()
         if self._record is None:
             return
@@ -156,7 +157,8 @@ class RecordWriter:
             marks, self._marks = self._marks, []
         try:
             if not self._file_kept(record):
-                raise RecordError(f"the match record {self.path} has vanished", self.path)
+                raise RecordError(N_("the match record {path} has vanished"), self.path,
+                                  path=self.path)
             if self._due():
                 self._beaten = time.monotonic()
                 assert self._beat is not None
@@ -226,9 +228,9 @@ class RecordWriter:
                  "after what another program recorded meanwhile")
 
     def _failed(self, record: Record, error: RecordError) -> None:
-        if str(error) != self._fault:
+        if str(error) != str(self._fault):
             self.log(f"not recorded yet: {error}")
-        self._fault = str(error)
+        self._fault = error
         self._vanished = self._vanished or record.vanished()
 
     def _mend(self) -> None:

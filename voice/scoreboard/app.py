@@ -14,7 +14,7 @@ from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 
 from rules.errors import RefereeError
 from voice.match_record.database import NoSuchMatch, RecordError
-from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer
+from voice.scoreboard.body_limit import MAX_BODY, DrainAfterAnswer, TooLarge
 from voice.scoreboard.break_clock import keep_time
 from voice.scoreboard.guard import HostGuard, Hosts, SecurityHeaders
 from voice.scoreboard.push import Watcher
@@ -67,6 +67,7 @@ def create_app(
     # Content-Length checked before reading, streamed bodies counted. A middleware, not FastAPI's
     # max_body_size (which runs outside them all), so that the rest is drained after its 413.
     app.add_middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY)
+    app.add_middleware(TooLarge)  # its 413 in the hall's language
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostGuard, hosts=hosts or Hosts())
     app.add_middleware(DrainAfterAnswer)  # added last: it runs first

@@ -6,16 +6,51 @@ body before it reads (Python's urllib) sees a reset, not the answer, if it close
 from __future__ import annotations
 
 import asyncio
+import json
 from contextlib import suppress
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from voice.translation import N_, gettext
 
 MAX_BODY = 64 * 1024  # bytes: a command is a few dozen; a larger body is a 413
 # Read and dropped after an early answer: more than the socket buffers of loopback and a LAN
 # hold, so that a client sending up to this much reads the 413; beyond, the connection closes.
 DRAIN_BYTES = 16 * 1024 * 1024
 DRAIN_SECONDS = 10.0  # and for no longer: a body sent slowly does not hold the connection
+TOO_LARGE = N_("the body is over {limit} KiB: a command takes a few dozen bytes")
+
+
+class TooLarge:
+    """ASGI middleware: a 413, from whichever layer (Starlette's plain "Content Too Large" or its
+    JSON), says in the hall's language what is wrong, as the API's other refusals: {"detail"}."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refused = False
+
+        async def send_ours(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                refused = True
+                text = gettext(TOO_LARGE).format(limit=MAX_BODY // 1024)
+                body = json.dumps({"detail": text}, ensure_ascii=False).encode()
+                kept = [(name, value) for name, value in message.get("headers", [])
+                        if name.lower() not in (b"content-type", b"content-length")]
+                await send({**message, "headers": [
+                    *kept, (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body, "more_body": False})
+            elif not refused:
+                await send(message)
+
+        await self.app(scope, receive, send_ours)
 
 
 class DrainAfterAnswer:

@@ -18,8 +18,11 @@ from voice.match_record.database import Record, RecordedEvent, RecordError
 from voice.match_record.ledger import Ledger
 from voice.match_record.protocol import protocol_pdf
 from voice.scoreboard.view import Snapshot, View, server_time
+from voice.translation import N_
 
 Taken = tuple[int | None, list[Utterance]]  # the event recorded (if any), what is to be said
+LOST = N_("the match record {path} was deleted or replaced; the voice loop writes it back, or put "
+          "the file back")
 
 
 class Desk:
@@ -34,7 +37,7 @@ class Desk:
         self._loading: dict[int, asyncio.Future[View]] = {}
         self._ledgers: dict[int, Ledger] = {}  # used on the record thread only
         self._listeners: list[Callable[[int], None]] = []
-        self._lost: str | None = None  # why the record cannot be used: its file vanished
+        self._lost = False  # the record cannot be used: its file vanished
         self._keeping = asyncio.Lock()  # one check of the file at a time
 
     def open(self, create: bool = True) -> None:
@@ -53,17 +56,16 @@ class Desk:
         """RecordError while the record's file is deleted or replaced (its connections closed);
         the record opened again once a sound one is back at its path."""
         async with self._keeping:
-            if self._lost is None:
+            if not self._lost:
                 if not self._reading.vanished():
                     return
-                self._lost = (f"the match record {self.path} was deleted or replaced; the voice "
-                              "loop writes it back, or put the file back")
+                self._lost = True
                 await asyncio.to_thread(self._disconnect)
             try:
                 await asyncio.to_thread(self._connect, False)
             except RecordError:
-                raise RecordError(self._lost, self.path) from None
-            self._lost = None
+                raise RecordError(LOST, self.path, path=self.path) from None
+            self._lost = False
 
     def _connect(self, create: bool) -> None:
         """A connection on each thread; nothing is kept from an earlier one, as the record may
@@ -85,7 +87,7 @@ class Desk:
     @property
     def lost(self) -> bool:
         """Whether the record's file vanished and no sound record is back at its path yet."""
-        return self._lost is not None
+        return self._lost
 
     def subscribe(self, listener: Callable[[int], None]) -> None:
         """Call `listener(match_id)` each time the board of a match shown changes."""
@@ -174,7 +176,7 @@ class Desk:
 
     def close(self) -> None:
         """Finish what is queued, then close the record and its threads."""
-        if self._lost is None:  # else closed when its file vanished
+        if not self._lost:  # else closed when its file vanished
             self._disconnect()
         self._reader.shutdown()
         self._worker.shutdown()

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from voice.speaking.drivers import SpeechError
+from voice.translation import N_, Foreign
 
 with warnings.catch_warnings():  # deprecated in 3.11, gone in 3.13 (then: standard-aifc)
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -20,12 +21,14 @@ def read_aiff(path: Path) -> tuple[np.ndarray, int]:
     try:
         with aifc.open(str(path), "rb") as aiff:
             if aiff.getnchannels() != 1 or aiff.getsampwidth() != 2:
-                raise SpeechError(f"{path} is not 16-bit mono audio")
+                raise SpeechError(N_("{path} is not 16-bit mono audio"), path=path)
             if aiff.getcomptype() not in (b"NONE", b"twos", b"sowt"):
-                raise SpeechError(f"{path} is compressed ({aiff.getcompname().decode()}), "
-                                  "not plain 16-bit audio")
+                raise SpeechError(N_("{path} is compressed ({compression}), not plain 16-bit "
+                                     "audio"), path=path,
+                                  compression=Foreign(aiff.getcompname().decode()))
             frames = aiff.readframes(aiff.getnframes())  # big-endian, sowt swapped already
             rate = aiff.getframerate()
     except (aifc.Error, EOFError) as exc:
-        raise SpeechError(f"{path} is not a valid AIFF file ({exc})") from exc
+        raise SpeechError(N_("{path} is not a valid AIFF file ({error})"), path=path,
+                          error=Foreign(exc)) from exc
     return np.frombuffer(frames, dtype=">i2").astype(np.int16), rate

@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.errors import RefereeError
 from voice.speaking.respelling import for_espeak
+from voice.translation import N_, Foreign, reason
 
 GREEK_VOICE_ID = "grk/el"  # espeak-ng's own Greek voice, the default
 # The driver pyttsx3 offers first on each platform; any other platform has espeak-ng.
@@ -19,20 +20,22 @@ PLATFORM_DRIVERS = {"win32": "sapi5", "darwin": "nsss"}
 DEFAULT_DRIVER = "espeak"
 DRIVERS = ("espeak", "sapi5", "nsss")  # those that can save speech to a file
 # pyttsx3 2.99's avspeech driver has no save_to_file: it can only play, never render.
-NO_FILE_DRIVERS = {"avspeech": "pyttsx3's avspeech driver cannot write speech to a file: use nsss"}
-INSTALL_HINTS = {
-    "espeak": "install espeak-ng: apt-get install espeak-ng libespeak-ng1",
-    "sapi5": "add the Greek language with its text-to-speech voice in Windows Settings > "
-             "Time & language > Language & region, then sign in again",
-    "nsss": "download a Greek voice (Melina) in System Settings > Accessibility > "
-            "Spoken Content > System voice > Manage Voices",
+NO_FILE_DRIVERS = {
+    "avspeech": N_("pyttsx3's avspeech driver cannot write speech to a file: use nsss"),
 }
-MBROLA_HINT = ("install MBROLA and its Greek voice: apt-get install mbrola mbrola-gr2 "
-               "(Debian's contrib and non-free components)")
+INSTALL_HINTS = {
+    "espeak": N_("install espeak-ng: apt-get install espeak-ng libespeak-ng1"),
+    "sapi5": N_("add the Greek language with its text-to-speech voice in Windows Settings > "
+                "Time & language > Language & region, then sign in again"),
+    "nsss": N_("download a Greek voice (Melina) in System Settings > Accessibility > "
+               "Spoken Content > System voice > Manage Voices"),
+}
+MBROLA_HINT = N_("install MBROLA and its Greek voice: apt-get install mbrola mbrola-gr2 "
+                 "(Debian's contrib and non-free components)")
 # espeak-ng offers them, but they are not fit to referee with.
 REFUSED_VOICES = {
-    "mb/mb-gr1": "mb/mb-gr1 lacks many diphones and drops sounds (αντρέ loses its ρ): "
-                 "use mb/mb-gr2 or grk/el",
+    "mb/mb-gr1": N_("mb/mb-gr1 lacks many diphones and drops sounds (αντρέ loses its ρ): "
+                    "use mb/mb-gr2 or grk/el"),
 }
 # A Greek voice's language field, as each engine spells it (lowercase, "_" as "-"): espeak-ng
 # "el", sapi5 and avspeech "el-GR", nsss "el_GR"; some older voices "gr", "greek" or ISO 639-2.
@@ -48,7 +51,8 @@ def driver_name(setting: str | None = None, platform: str = sys.platform) -> str
     if setting in NO_FILE_DRIVERS:
         raise SpeechError(NO_FILE_DRIVERS[setting])
     if setting is not None and setting not in DRIVERS:
-        raise SpeechError(f"no speech driver {setting!r}: use {', '.join(DRIVERS)}")
+        raise SpeechError(N_("no speech driver {setting!r}: use {drivers}"), setting=setting,
+                          drivers=", ".join(DRIVERS))
     return setting or PLATFORM_DRIVERS.get(platform, DEFAULT_DRIVER)
 
 
@@ -79,12 +83,14 @@ def find_greek_voice(voices: Iterable[Any], wanted: str = GREEK_VOICE_ID,
     greek = [voice for voice in voices
              if speaks_greek(voice) and str(voice.id).lower() not in REFUSED_VOICES]
     if wanted.lower() != GREEK_VOICE_ID:
-        named = ", ".join(str(v.id) for v in greek) or "none"
-        raise SpeechError(f"{driver} has no Greek voice {wanted!r}; its Greek voices: {named}")
+        named = ", ".join(str(v.id) for v in greek) or N_("none")
+        raise SpeechError(N_("{driver} has no Greek voice {wanted!r}; its Greek voices: {named}"),
+                          driver=driver, wanted=wanted, named=named)
     if greek:
         return greek[0]
-    raise SpeechError(f"{driver} has no Greek voice among {len(voices)} voices; "
-                      f"{INSTALL_HINTS.get(driver, INSTALL_HINTS[DEFAULT_DRIVER])}")
+    raise SpeechError(N_("{driver} has no Greek voice among {count} voices; {hint}"),
+                      driver=driver, count=len(voices),
+                      hint=INSTALL_HINTS.get(driver, INSTALL_HINTS[DEFAULT_DRIVER]))
 
 
 class Driver:
@@ -150,8 +156,8 @@ class Espeak(Driver):
             EspeakDriver.setProperty("voice", voice)
         except ValueError as error:
             hint = MBROLA_HINT if voice.startswith("mb/") else INSTALL_HINTS[self.name]
-            raise SpeechError(f"espeak-ng cannot load the voice {voice} ({error}); "
-                              f"{hint}") from None
+            raise SpeechError(N_("espeak-ng cannot load the voice {voice} ({error}); {hint}"),
+                              voice=voice, error=Foreign(error), hint=hint) from None
         finally:
             self._wait_until_idle()
 
@@ -183,8 +189,9 @@ class Espeak(Driver):
         """Checked again after the text: changed while it was said, it is said again."""
         active, active_rate = self.settings()
         if (active, active_rate) != (voice, rate):
-            raise SpeechError(f"espeak-ng took voice {active} at {active_rate} words per minute, "
-                              f"not {voice} at {rate}")
+            raise SpeechError(N_("espeak-ng took voice {active} at {active_rate} words per "
+                                 "minute, not {voice} at {rate}"), active=active,
+                              active_rate=active_rate, voice=voice, rate=rate)
 
     def settings(self) -> tuple[str, int]:
         """The voice and rate espeak-ng holds now."""
@@ -220,9 +227,9 @@ def start(name: str) -> Driver:
     """Start pyttsx3's driver `name` once per process."""
     import pyttsx3
 
-    hint = INSTALL_HINTS.get(name, "")
     try:
         engine = pyttsx3.init(name)
     except (ImportError, OSError, RuntimeError) as error:
-        raise SpeechError(f"cannot start {name} through pyttsx3 ({error}); {hint}") from error
+        raise SpeechError(N_("cannot start {name} through pyttsx3 ({error}); {hint}"), name=name,
+                          error=reason(error), hint=INSTALL_HINTS.get(name, "")) from error
     return KINDS.get(name, Driver)(name, engine)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import tomllib
 from collections.abc import Callable
+from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from phrases.render import Utterance
 from rules.state import Match
@@ -69,9 +72,21 @@ class Printer:
         if self.jsonl:
             self.out.write(json.dumps({"code": "state", **state}, ensure_ascii=False) + "\n")
             return
+        words = summary_words()
         for p in state["players"]:
-            self.out.write(
-                f"{p['surname']}: {p['points']} πόντοι, {p['innings']} είσοδοι, "
-                f"μέσος όρος {p['average']:.3f}, μεγαλύτερη σειρά {p['highest_run']}\n"
-            )
-        self.out.write(f"νικητής: {state['winner'] or '-'}\n")
+            self.out.write(words["player"].format_map({
+                **p, "points": counted(words["points"], p["points"]),
+                "innings": counted(words["innings"], p["innings"])}) + "\n")
+        self.out.write(words["winner"].format(winner=state["winner"] or "-") + "\n")
+
+
+@functools.cache
+def summary_words() -> dict[str, Any]:
+    """The summary's Greek words, from `summary.toml`."""
+    text = files("voice.speaking").joinpath("summary.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def counted(forms: dict[str, str], count: int) -> str:
+    """`count` with the form of its word that agrees with it: `one` for 1, else `other`."""
+    return forms["one" if count == 1 else "other"].format(count=count)

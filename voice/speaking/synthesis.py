@@ -19,6 +19,7 @@ from voice.speaking.drivers import (
     find_greek_voice,
     start,
 )
+from voice.translation import N_, Foreign
 
 # pyttsx3 2.99 sometimes hands espeak-ng's audio to no file (seen about once in five live-loop
 # runs while vosk decodes on the other core); a fresh pass then succeeds.
@@ -38,11 +39,12 @@ def read_pcm16_wav(path: Path) -> tuple[np.ndarray, int]:
     try:
         with wave.open(str(path), "rb") as wav:
             if wav.getnchannels() != 1 or wav.getsampwidth() != 2:
-                raise SpeechError(f"{path} is not 16-bit mono audio")
+                raise SpeechError(N_("{path} is not 16-bit mono audio"), path=path)
             frames = wav.readframes(wav.getnframes())
             rate = wav.getframerate()
     except (wave.Error, EOFError) as exc:
-        raise SpeechError(f"{path} is not a valid WAV file ({exc})") from exc
+        raise SpeechError(N_("{path} is not a valid WAV file ({error})"), path=path,
+                          error=Foreign(exc)) from exc
     return np.frombuffer(frames, dtype="<i2").astype(np.int16), rate
 
 
@@ -55,8 +57,8 @@ class Synthesiser:
         driver: str | None = None,
     ) -> None:
         if not MIN_RATE <= rate <= MAX_RATE:
-            raise SpeechError(f"a speaking rate of {rate} words per minute is not "
-                              f"{MIN_RATE} to {MAX_RATE}")
+            raise SpeechError(N_("a speaking rate of {rate} words per minute is not {low} to "
+                                 "{high}"), rate=rate, low=MIN_RATE, high=MAX_RATE)
         self.driver = start(driver_name(driver))
         self.voice = find_greek_voice(self.driver.voices(), voice, self.driver.name)
         self.driver.check(self.voice_id)
@@ -110,8 +112,10 @@ class Synthesiser:
             self.driver.after(self.voice_id, self.rate)
         name = self.driver.name
         if not path.is_file():
-            raise SpeechError(f"{name} wrote no audio for {text!r} to {path}")
+            raise SpeechError(N_("{name} wrote no audio for {text!r} to {path}"), name=name,
+                              text=text, path=path)
         samples, rate = read_aiff(path) if path.suffix == ".aiff" else read_pcm16_wav(path)
         if not samples.any():
-            raise SpeechError(f"{name} produced no audible speech for {text!r}")
+            raise SpeechError(N_("{name} produced no audible speech for {text!r}"), name=name,
+                              text=text)
         return samples, rate

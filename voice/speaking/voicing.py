@@ -13,6 +13,7 @@ from rules.errors import RefereeError
 from voice.audio_signal import resample
 from voice.speaking.chime import bell
 from voice.speaking.loudness import PEAK_DBTP, TARGET_LUFS, normalise_loudness
+from voice.translation import N_
 
 PAUSE_MS = 250  # the silence between surname and number (a {pause} in the phrase bank)
 MAX_PAUSE_MS = 2000
@@ -40,15 +41,14 @@ class Voicing:
         target: float = TARGET_LUFS, ceiling: float = PEAK_DBTP, cache: int = CACHE_SIZE,
     ) -> None:
         if not 0 <= pause_ms <= MAX_PAUSE_MS:
-            raise VoicingError(f"the pause must be 0 to {MAX_PAUSE_MS} ms, not {pause_ms}")
+            raise VoicingError(N_("the pause must be 0 to {most} ms, not {pause_ms}"),
+                               most=MAX_PAUSE_MS, pause_ms=pause_ms)
         if not MIN_TARGET <= target <= MAX_TARGET:
-            raise VoicingError(
-                f"the loudness target must be {MIN_TARGET:g} to {MAX_TARGET:g} LUFS, not {target}"
-            )
+            raise VoicingError(N_("the loudness target must be {low:g} to {high:g} LUFS, not "
+                                  "{target}"), low=MIN_TARGET, high=MAX_TARGET, target=target)
         if not target < ceiling <= 0:
-            raise VoicingError(
-                f"the true-peak ceiling must be above the target and at most 0 dBTP, not {ceiling}"
-            )
+            raise VoicingError(N_("the true-peak ceiling must be above the target and at most 0 "
+                                  "dBTP, not {ceiling}"), ceiling=ceiling)
         self.speech = speech
         self.pause_ms = pause_ms
         self.chime = chime
