@@ -172,7 +172,7 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
     assert rows[:3] == [["1", "2", "2", "1", "1"], ["2", "0", "2", "0", "1"],
                         ["3", "3", "5", "0", "1"]]
     averages = [line.split() for line in text.splitlines() if line.split()[:1] in ([A], [B])]
-    assert averages[-2][-2:] == ["1.666", "3"] and averages[-1][-2:] == ["0.333", "1"]
+    assert averages[-2][-2:] == ["1,666", "3"] and averages[-1][-2:] == ["0,333", "1"]
     ARTIFACTS.mkdir(exist_ok=True)
     png = ARTIFACTS / "protocol-page1"
     subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", pdf,

@@ -13,6 +13,7 @@ from fpdf import FPDF
 
 from rules.errors import RefereeError
 from rules.state import OnTie
+from rules.statistics import written
 from rules.summary import innings_points
 from voice.match_record.database import LoadedMatch
 
@@ -30,12 +31,6 @@ def words() -> dict[str, Any]:
     """The protocol's Greek words, from `protocol.toml`."""
     text = files("voice.match_record").joinpath("protocol.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
-
-
-def truncated(points: int, innings: int) -> str:
-    """Points per inning to 3 decimals, truncated as UMB result sheets print them."""
-    thousandths = points * 1000 // innings if innings else 0
-    return f"{thousandths // 1000}.{thousandths % 1000:03d}"
 
 
 def protocol_pdf(loaded: LoadedMatch) -> bytes:
@@ -123,7 +118,7 @@ def _totals_table(pdf: FPDF, loaded: LoadedMatch) -> None:
             heading.cell(label)
         for p in match.players:
             row = table.row()
-            for value in (p.surname, p.points, p.innings, truncated(p.points, p.innings),
+            for value in (p.surname, p.points, p.innings, written(p.points, p.innings),
                           p.highest_run):
                 row.cell(str(value))
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from phrases.render import Utterance
 from rules.state import Match
+from rules.statistics import written
 from rules.summary import summary
 from voice.audio_signal import write_wav
 
@@ -72,6 +73,7 @@ class Printer:
         for p in state["players"]:
             self.out.write(
                 f"{p['surname']}: {p['points']} πόντοι, {p['innings']} είσοδοι, "
-                f"μέσος όρος {p['average']:.3f}, μεγαλύτερη σειρά {p['highest_run']}\n"
+                f"μέσος όρος {written(p['points'], p['innings'])}, "
+                f"μεγαλύτερη σειρά {p['highest_run']}\n"
             )
         self.out.write(f"νικητής: {state['winner'] or '-'}\n")
