@@ -198,7 +198,10 @@ class Setup:
         if self.sets is None:
             return
         if not _whole_in(self.sets, 1, MAX_SETS) or self.sets % 2 == 0:
-            raise SetupError(f"the sets are best of an odd 1 to {MAX_SETS}, not {self.sets!r}")
+            raise SetupError(
+                f"the sets (best of N) must be an odd number from 1 to {MAX_SETS}, "
+                f"not {self.sets!r}"
+            )
         if self.on_tie is OnTie.DRAW:
             raise SetupError("a set is not drawn: settle a tie by extension or playoff")
         if self.innings_limit is not None:

@@ -30,11 +30,12 @@ def average(points: int, innings: int) -> float:
     return truncated(points, innings) / SCALE
 
 
-def written(points: int, innings: int) -> str:
-    """The average as the Greek surfaces print it, with the decimal comma.
+def written(points: int, innings: int, mark: str = ",") -> str:
+    """The average as text, all 3 decimals: with the decimal comma the Greek surfaces print, or
+    the `mark` given (the CSV's point).
 
-    >>> written(2, 3), written(31, 15), written(0, 4)
-    ('0,666', '2,066', '0,000')
+    >>> written(2, 3), written(31, 15), written(0, 4), written(1, 2, ".")
+    ('0,666', '2,066', '0,000', '0.500')
     """
     whole, part = divmod(truncated(points, innings), SCALE)
-    return f"{whole},{part:0{DECIMALS}d}"
+    return f"{whole}{mark}{part:0{DECIMALS}d}"

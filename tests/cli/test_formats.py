@@ -280,3 +280,61 @@ def test_no_equalising_ends_a_knock_out_match_at_once_and_is_kept(referee, tmp_p
     with closing(sqlite3.connect(db)) as raw:
         (text,) = raw.execute("SELECT setup FROM matches").fetchone()
     assert json.loads(text)["equalising"] is False and "shot_clock" not in json.loads(text)
+
+
+def test_sets_are_played_through_to_set_and_match_and_kept(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο",  # set 1: A
+                            "άστοχο", "πόντος", "πόντος",  # set 2: B breaks, A wins it
+                            distance="2", options=("--sets", "3"))
+    said = lines(out)
+    assert code == 0
+    called = [s["text"] for s in said[:-1] if s["code"] == "set" or "ΞΕΚΙΝΑ" in s["display"]]
+    assert called == [f"σετ, {A}", f"ξεκινά: {B}", f"σετ και αγώνας, {A}"]
+    assert said[-1]["sets_won"] == [2, 0] and said[-1]["winner"] == A
+    with Record.open(db) as record:
+        loaded = record.load(1)
+    assert loaded.setup.sets == 3 and loaded.match.sets == (2, 0)
+
+
+def test_resume_goes_on_with_the_next_set(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", distance="2",
+             options=("--sets", "3"))
+    path = tmp_path / "more.txt"
+    path.write_text("διόρθωση\nάστοχο\n", encoding="utf-8")  # set 1 withdrawn, then B misses
+    code, out, _ = referee("resume", "1", "--db", db, "--jsonl", "--input", path)
+    said = lines(out)
+    assert code == 0 and said[-1]["sets_won"] == [0, 0] and said[-1]["winner"] == A
+
+
+def test_a_tie_brings_a_play_off_to_the_points_given(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, *["πόντος"] * 4, f"ξεκινά {B}", "πόντος",
+                            "άστοχο", distance="2", options=("--on-tie", "playoff:1"))
+    said = lines(out)
+    assert [s["code"] for s in said[5:-1]] == [
+        "playoff", "turn", "turn", "score", "turn", "winner"]
+    assert said[5]["text"] == "ισοπαλία, μπαράζ ενός πόντου" and said[-1]["winner"] == B
+    with Record.open(db) as record:
+        setup = record.load(1).setup
+    assert (setup.on_tie, setup.playoff_points) == ("playoff", 1)
+
+
+def test_a_tie_at_the_distance_is_a_draw_with_on_tie_draw(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, *["πόντος"] * 4, distance="2",
+                            options=("--on-tie", "draw"))
+    said = lines(out)
+    assert code == 0 and said[-2]["code"] == "draw" and said[-1]["drawn"] is True
+    with Record.open(db) as record:
+        assert record.load(1).setup.on_tie == "draw"
+
+
+@pytest.mark.parametrize(("options", "why"), [
+    (("--on-tie", "playoff:0"), "--on-tie: 'playoff:0' is not extension, draw, playoff"),
+    (("--on-tie", "draw:3"), "playoff:POINTS"),
+    (("--on-tie", "sudden"), "playoff:POINTS"),
+    (("--sets", "4"), "must be an odd number from 1 to 9"),
+    (("--sets", "3", "--on-tie", "draw"), "a set is not drawn"),
+    (("--sets", "3", "--innings", "20"), "without an innings limit"),
+])
+def test_bad_tie_and_set_options_are_one_line_and_exit_2(referee, tmp_path, db, options, why):
+    code, out, err = simulate(referee, tmp_path, db, "πόντος", options=options)
+    assert code == 2 and why in err and len(err.strip().splitlines()) == 1 and out == ""

@@ -72,8 +72,8 @@ def test_an_inning_of_an_earlier_set_cannot_be_corrected_nor_a_round_inserted():
 
 
 @pytest.mark.parametrize(("fields", "fault"), [
-    ({"sets": 2}, "best of an odd 1 to 9"),
-    ({"sets": 11}, "best of an odd 1 to 9"),
+    ({"sets": 2}, "an odd number from 1 to 9"),
+    ({"sets": 11}, "an odd number from 1 to 9"),
     ({"sets": 3, "on_tie": OnTie.DRAW}, "a set is not drawn"),
     ({"sets": 3, "innings_limit": 20}, "without an innings limit"),
 ])
