@@ -300,10 +300,11 @@ def test_resume_goes_on_with_the_next_set(referee, tmp_path, db):
     simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", distance="2",
              options=("--sets", "3"))
     path = tmp_path / "more.txt"
-    path.write_text("διόρθωση\nάστοχο\n", encoding="utf-8")  # set 1 withdrawn, then B misses
+    path.write_text("άστοχο\nπόντος\nπόντος\n", encoding="utf-8")  # B broke set 2: A wins it
     code, out, _ = referee("resume", "1", "--db", db, "--jsonl", "--input", path)
     said = lines(out)
-    assert code == 0 and said[-1]["sets_won"] == [0, 0] and said[-1]["winner"] == A
+    assert code == 0 and said[-2]["text"] == f"σετ και αγώνας, {A}"
+    assert said[-1]["sets_won"] == [2, 0] and said[-1]["winner"] == A
 
 
 def test_a_tie_brings_a_play_off_to_the_points_given(referee, tmp_path, db):
