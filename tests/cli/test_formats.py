@@ -339,3 +339,32 @@ def test_a_tie_at_the_distance_is_a_draw_with_on_tie_draw(referee, tmp_path, db)
 def test_bad_tie_and_set_options_are_one_line_and_exit_2(referee, tmp_path, db, options, why):
     code, out, err = simulate(referee, tmp_path, db, "πόντος", options=options)
     assert code == 2 and why in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def protocol_text(referee, tmp_path, db):
+    pdf = tmp_path / "protocol.pdf"
+    code, _, _ = referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db)
+    assert code == 0
+    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
+def test_the_protocol_shows_the_sets_won_and_the_time_outs_used(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "πόντος", "τάιμ άουτ", "πόντος", "άστοχο",  # set 1: A
+             "άστοχο", "πόντος", "πόντος", distance="2",
+             options=("--sets", "3", *CLOCK, "--time-outs", "2"))
+    text = protocol_text(referee, tmp_path, db)
+    for expected in ("Σετ: καλύτερος των 3", f"Σετ: {A} 2 · {B} 0",
+                     f"Τάιμ άουτ: {A} 1 · {B} 0", "Ισοπαλία: παράταση (Άρθρο 4)",
+                     f"Νικητής: {A}"):
+        assert expected in text, expected
+
+
+def test_the_protocol_shows_the_tie_rule_and_the_play_off(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, *["πόντος"] * 4, f"ξεκινά {B}", "πόντος", "άστοχο",
+             distance="2", options=("--on-tie", "playoff:1"))
+    text = protocol_text(referee, tmp_path, db)
+    for expected in ("Ισοπαλία: μπαράζ έως 1", f"Παρατάσεις: μπαράζ 1ο έως {A} 3 · {B} 3",
+                     f"Νικητής: {B}"):
+        assert expected in text, expected
