@@ -15,6 +15,7 @@ from typing import Any
 from platformdirs import user_config_path
 
 from rules.errors import RefereeError
+from rules.state import MAX_SETS
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
@@ -74,6 +75,7 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD
     endpoint_ms: int = DEFAULT_ENDPOINT_MS
     language: str | None = None  # of the command line and the board's error pages; the locale's
+    sets: int | None = None  # a new match's best of N sets (`--sets`); unset: one game
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -133,6 +135,10 @@ def _number(low: float, high: float) -> Callable[[object], bool]:
     return lambda v: type(v) in (int, float) and low <= v <= high  # type: ignore[operator]
 
 
+def _odd_sets(v: object) -> bool:
+    return type(v) is int and 1 <= v <= MAX_SETS and v % 2 == 1
+
+
 def _flag(v: object) -> bool:
     return type(v) is bool
 
@@ -181,6 +187,9 @@ KEYS = {key.name: key for key in (
         lambda v: v in LANGUAGES,
         "the language of the command line and the board's error pages (unset: the locale's)",
         example=f'"{LANGUAGES[0]}"'),
+    Key("sets", "match", f"an odd whole number from 1 to {MAX_SETS}", _odd_sets,
+        "a new match `referee run` starts is best of this many sets, each to the distance "
+        "(`--sets` overrides; unset: one game)", example="3"),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 

@@ -162,17 +162,18 @@ def whole(text: str) -> int:
     return within(text, int, 0, None, "a whole number from 0")
 
 
-def setup_details(args: argparse.Namespace) -> dict[str, Any]:
+def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s), the competition format, the table and
-    the referee."""
+    the referee; the sets, when not given, as the hall's settings say (`hall`)."""
     given = args.distance
+    sets = args.sets if args.sets is not None or hall is None else hall.sets
     return {
         "distance": max(given),
         "handicap": None if len(given) == 1 or given[0] == given[1] else given,
         "innings_limit": args.innings,
         "on_tie": args.on_tie[0],
         "playoff_points": args.on_tie[1] or PLAYOFF_POINTS,
-        "sets": args.sets,
+        "sets": sets,
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
@@ -182,8 +183,9 @@ def setup_details(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def setup_from(args: argparse.Namespace) -> Setup:
-    """The match set-up the arguments describe; UsageError saying what is wrong."""
+def setup_from(args: argparse.Namespace, hall: Settings | None = None) -> Setup:
+    """The match set-up the arguments describe, with the hall's settings for the format where
+    given (`referee run`); UsageError saying what is wrong."""
     missing = [f"--{name}" for name in SETUP_ARGUMENTS[:3] if getattr(args, name) is None]
     if missing:
         raise UsageError(N_("a new match needs {missing}"), missing=", ".join(missing))
@@ -203,7 +205,7 @@ def setup_from(args: argparse.Namespace) -> Setup:
         first = named[0]
     try:
         setup = Setup(args.discipline, players=players, first=first, spoken=spoken,
-                      **setup_details(args))
+                      **setup_details(args, hall))
     except SetupError as error:
         raise UsageError(str(error)) from None
     for written, equals, _said in given:
