@@ -470,7 +470,9 @@ def _repeat_score(match: Match, command: Command) -> Result:
 
 
 def _scores(match: Match, variant: Form | None) -> Announcement:
-    totals = tuple((p.surname, p.points) for p in match.players)
+    """Each player's points: in the set being played, when the match is played in sets."""
+    starts = match.set_start
+    totals = tuple((p.surname, p.points - s) for p, s in zip(match.players, starts, strict=True))
     return Announcement(Code.REPEAT_SCORE, variant=variant, scores=totals)
 
 

@@ -86,3 +86,10 @@ def test_the_sets_round_trip_through_the_record():
     setup = Setup("three-cushion", 15, PLAYERS, sets=5, on_tie=OnTie.PLAYOFF, playoff_points=5)
     assert Setup.from_dict(setup.to_dict()) == setup
     assert setup.to_dict()["sets"] == 5 and setup.to_dict()["playoff_points"] == 5
+
+
+def test_the_score_called_is_the_set_s():
+    match, _ = say(in_sets(distance=3), "πόντος", "πόντος", "πόντος", "άστοχο", "άστοχο",
+                   "πόντος")
+    _, said = say(match, "σκορ")
+    assert said[-1].scores == ((A, 1), (B, 0)) and points(match) == (4, 0)
