@@ -42,6 +42,8 @@ class Code(StrEnum):
     SHOT_CLOCK_WARNING = "shot_clock_warning"  # ten seconds of the shot left
     SHOT_CLOCK_EXPIRED = "shot_clock_expired"  # no time and no time-out left: the inning ends
     TIME_OUT = "time_out"  # a time-out taken, called or applied at zero
+    PLAYOFF = "playoff"  # a tie settled by a play-off to `points`
+    SET = "set"  # a set won; the variant `and_match` when it wins the match
 
 
 class Reason(StrEnum):
@@ -69,6 +71,7 @@ class Reason(StrEnum):
     PASSES_DISTANCE = "passes_distance"  # … would take him to his distance before his last inning
     CHANGES_END = "changes_end"  # … would change who reached the distance, or make a tie
     BEFORE_EXTENSION = "before_extension"  # … of an inning before the extension being played
+    BEFORE_SET = "before_set"  # … before the set being played, or a round inserted after set 1
     OVER_LIMIT = "over_limit"  # an inserted inning beyond the innings limit
     NO_SHOT_CLOCK = "no_shot_clock"  # a time-out while no shot clock runs
     NO_TIME_OUTS = "no_time_outs"  # … with none left
@@ -88,6 +91,7 @@ class Form(StrEnum):
     HANDICAP = "handicap"  # extension: each player's own, under a handicap
     HANDICAP_SINGLE_STROKE = "handicap_single_stroke"  # … one stroke per turn
     UNDO = "undo"  # repeat_score: after a correction
+    AND_MATCH = "and_match"  # set: the set that wins the match
 
 
 Variant: TypeAlias = ZoneKind | Reason | Form | Kind
@@ -109,6 +113,7 @@ VARIANTS: dict[Code, frozenset[Variant | None]] = {
     Code.REFUSED: frozenset(Reason),
     Code.REPEAT_SCORE: frozenset({None, Form.UNDO}),
     Code.WITHDRAWN: frozenset(Kind) - NEVER_WITHDRAWN,
+    Code.SET: frozenset({None, Form.AND_MATCH}),
 }
 
 

@@ -26,7 +26,7 @@ def correct_inning(match: Match, command: Command, player: int) -> Match | Reaso
         return Reason.NOT_PLAYED
     first = _phase_start(match, player)
     if inning <= first:
-        return Reason.BEFORE_EXTENSION
+        return Reason.BEFORE_EXTENSION if match.phase.number else Reason.BEFORE_SET
     innings = done[: inning - 1] + (points,) + done[inning:]
     at_table = match.at_table == player
     run = match.run if at_table else 0
@@ -50,6 +50,8 @@ def insert_round(match: Match, command: Command) -> Match | Reason:
         return Reason.NOT_PLAYED
     if match.phase.number:
         return Reason.BEFORE_EXTENSION
+    if sum(match.sets):
+        return Reason.BEFORE_SET
     limit = match.setup.innings_limit
     if limit is not None and any(p.innings + 1 > limit for p in match.players):
         return Reason.OVER_LIMIT

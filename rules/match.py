@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from rules import corrections, innings_limit, shot_clock, spots, warm_up, zones
+from rules import corrections, innings_limit, sets, shot_clock, spots, warm_up, zones
 from rules.announcement import Announcement, Code, Form, Reason, refused
 from rules.command import Command, Kind
 from rules.errors import RefereeError
@@ -272,7 +272,7 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
     # `current` did not break, so `other` did: both have now played the same innings.
     if _reached(match, current) and _reached(match, other):
-        return _extension(match, said)
+        return _tie(match, said)
     if _reached(match, current) or _reached(match, other):
         return _won(match, current if _reached(match, current) else other, said)
     if innings_limit.reached(match):
@@ -281,22 +281,30 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
 
 
 def _won(match: Match, winner: int, said: list[Announcement]) -> Result:
+    if match.setup.sets is not None:
+        return sets.won(match, winner, said, _start_inning)
     done = evolve(match, at_table=None, winner=winner, run=0, touchent=False)
     return done, [*said, Announcement(Code.WINNER, player=match.surname(winner))]
 
 
 def _at_limit(match: Match, said: list[Announcement]) -> Result:
-    """Both played the innings the limit allows: more points wins; equal points, Article 4's
-    extension or a draw, as the set-up says."""
+    """Both played the innings the limit allows: more points wins; equal points are a tie."""
     leader = innings_limit.leader(match)
-    if leader is None and match.setup.on_tie is OnTie.EXTENSION:
-        return _extension(match, said)
-    done = evolve(
-        match, at_table=None, winner=leader, drawn=leader is None, run=0, touchent=False
-    )
     if leader is None:
+        return _tie(match, said)
+    return _won(match, leader, said)
+
+
+def _tie(match: Match, said: list[Announcement]) -> Result:
+    """Equal points at the distance or the innings limit: Article 4's extension, a draw or a
+    play-off, as the set-up says."""
+    on_tie = match.setup.on_tie
+    if on_tie is OnTie.DRAW:
+        done = evolve(match, at_table=None, drawn=True, run=0, touchent=False)
         return done, [*said, Announcement(Code.DRAW)]
-    return done, [*said, Announcement(Code.WINNER, player=match.surname(leader))]
+    if on_tie is OnTie.PLAYOFF:
+        return _playoff(match, said)
+    return _extension(match, said)
 
 
 def _start_inning(
@@ -348,6 +356,21 @@ def _extension(match: Match, said: list[Announcement]) -> Result:
             for i in (0, 1)
         ]
     return waiting, [*said, *called, Announcement(Code.TURN, variant=Form.WHO_STARTS)]
+
+
+def _playoff(match: Match, said: list[Announcement]) -> Result:
+    """A play-off to the set-up's points, each from his own score; who starts is named as at
+    Article 4's extension. A tie in it brings another."""
+    points = match.setup.playoff_points
+    phase = Phase(
+        targets=(match.players[0].points + points, match.players[1].points + points),
+        breaker=None,
+        number=match.phase.number + 1,
+        playoff=True,
+    )
+    waiting = evolve(match, phase=phase, at_table=None, run=0, zones=(), touchent=False)
+    called = Announcement(Code.PLAYOFF, points=points)
+    return waiting, [*said, called, Announcement(Code.TURN, variant=Form.WHO_STARTS)]
 
 
 def _starts(match: Match, command: Command) -> Result:
@@ -447,7 +470,9 @@ def _repeat_score(match: Match, command: Command) -> Result:
 
 
 def _scores(match: Match, variant: Form | None) -> Announcement:
-    totals = tuple((p.surname, p.points) for p in match.players)
+    """Each player's points: in the set being played, when the match is played in sets."""
+    starts = match.set_start
+    totals = tuple((p.surname, p.points - s) for p, s in zip(match.players, starts, strict=True))
     return Announcement(Code.REPEAT_SCORE, variant=variant, scores=totals)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from rules import statistics
 from rules.command import Command
 from rules.discipline import Discipline, SetupError, discipline
 from rules.normalise import normalise
@@ -19,13 +20,17 @@ WARM_UP_SECONDS = 5 * 60  # the warm-up before the match, unless the set-up says
 MAX_WARM_UP_SECONDS = 60 * 60
 MAX_SHOT_CLOCK = 10 * 60  # the longest shot-clock period a set-up may fix, in seconds
 MAX_TIME_OUTS = 10  # the most time-outs per player a set-up may fix
+MAX_SETS = 9  # the longest best-of-N a set-up may fix
+PLAYOFF_POINTS = 15  # the distance of a play-off, unless the set-up says otherwise
 
 
 class OnTie(StrEnum):
-    """What equal points at the innings limit lead to."""
+    """What equal points lead to: at the distance (both reached it in the same innings) and at
+    the innings limit."""
 
-    EXTENSION = "extension"  # Article 4, as for a tie at the distance
-    DRAW = "draw"
+    EXTENSION = "extension"  # Article 4's extension
+    DRAW = "draw"  # the match ends drawn
+    PLAYOFF = "playoff"  # a play-off to `Setup.playoff_points`, the starter named as at Article 4
 
 
 CHECKPOINT_EVERY = 16  # one state kept per this many commands: an undo replays fewer
@@ -43,7 +48,9 @@ class Setup:
     first: int = 0  # index into `players` of the player who breaks
     handicap: tuple[int, int] | None = None  # each player's own distance; `distance` the longer
     innings_limit: int | None = None  # the match ends when both have played this many innings
-    on_tie: OnTie = OnTie.EXTENSION  # equal points at the innings limit
+    on_tie: OnTie = OnTie.EXTENSION  # equal points at the distance or the innings limit
+    playoff_points: int = PLAYOFF_POINTS  # with `OnTie.PLAYOFF`: the play-off's distance
+    sets: int | None = None  # best of this many sets, each to the distance; None: one game
     warm_up_seconds: int = WARM_UP_SECONDS
     table: str | None = None  # for the protocol: the table played on
     referee: str | None = None  # for the protocol: the referee's name
@@ -91,7 +98,12 @@ class Setup:
             data["handicap"] = list(self.handicap)
         if self.innings_limit is not None:
             data["innings_limit"] = self.innings_limit
+        if self.innings_limit is not None or self.on_tie is not OnTie.EXTENSION:
             data["on_tie"] = str(self.on_tie)
+        if self.on_tie is OnTie.PLAYOFF:
+            data["playoff_points"] = self.playoff_points
+        if self.sets is not None:
+            data["sets"] = self.sets
         if self.warm_up_seconds != WARM_UP_SECONDS:
             data["warm_up_seconds"] = self.warm_up_seconds
         for name in ("table", "referee", "shot_clock", "time_outs"):
@@ -112,6 +124,8 @@ class Setup:
                 handicap=None if handicap is None else tuple(handicap),
                 innings_limit=data.get("innings_limit"),
                 on_tie=data.get("on_tie", OnTie.EXTENSION),
+                playoff_points=data.get("playoff_points", PLAYOFF_POINTS),
+                sets=data.get("sets"),
                 warm_up_seconds=data.get("warm_up_seconds", WARM_UP_SECONDS),
                 table=data.get("table"),
                 referee=data.get("referee"),
@@ -163,8 +177,13 @@ class Setup:
                 f"the innings limit must be 1 to {MAX_INNINGS}, not {self.innings_limit!r}"
             )
         if self.on_tie not in set(OnTie):
-            raise SetupError(f"a tie at the innings limit is one of {', '.join(OnTie)}")
+            raise SetupError(f"a tie is settled by one of {', '.join(OnTie)}")
         object.__setattr__(self, "on_tie", OnTie(self.on_tie))
+        if not _whole_in(self.playoff_points, 1, MAX_DISTANCE):
+            raise SetupError(
+                f"a play-off is to 1 to {MAX_DISTANCE} points, not {self.playoff_points!r}"
+            )
+        self._check_sets()
         if not all(isinstance(v, str | None) for v in (self.table, self.referee)):
             raise SetupError("the table and the referee are named by text")
         if not _whole_in(self.warm_up_seconds, 1, MAX_WARM_UP_SECONDS):
@@ -173,6 +192,20 @@ class Setup:
                 f"not {self.warm_up_seconds!r}"
             )
         self._check_clock()
+
+    def _check_sets(self) -> None:
+        """Best of an odd number of sets, each decided (no draw) and without an innings limit."""
+        if self.sets is None:
+            return
+        if not _whole_in(self.sets, 1, MAX_SETS) or self.sets % 2 == 0:
+            raise SetupError(
+                f"the sets (best of N) must be an odd number from 1 to {MAX_SETS}, "
+                f"not {self.sets!r}"
+            )
+        if self.on_tie is OnTie.DRAW:
+            raise SetupError("a set is not drawn: settle a tie by extension or playoff")
+        if self.innings_limit is not None:
+            raise SetupError("sets are played without an innings limit")
 
     def _check_clock(self) -> None:
         """The shot clock, its time-outs and the equalising inning."""
@@ -210,8 +243,8 @@ class PlayerState:
 
     @property
     def average(self) -> float:
-        """Points per inning (0 before the first inning)."""
-        return self.points / self.innings if self.innings else 0.0
+        """Points per inning, truncated to 3 decimals (rules.statistics)."""
+        return statistics.average(self.points, self.innings)
 
 
 @dataclass(frozen=True)
@@ -249,13 +282,15 @@ class ShotClock:
 
 @dataclass(frozen=True)
 class Phase:
-    """The match proper (number 0) or an extension of Article 4 (number 1, 2, …)."""
+    """The match (or set) proper, number 0, or an extension of Article 4 or a play-off
+    (number 1, 2, …)."""
 
     targets: tuple[int, int]  # the total each player plays to
     breaker: int | None  # None while the referee has not said who starts
     number: int = 0
     innings: tuple[int, int] = (0, 0)  # innings of each player in this phase
     single_stroke: bool = False  # second and later extensions: one stroke per turn
+    playoff: bool = False  # a play-off (`OnTie.PLAYOFF`) rather than an extension
 
     @property
     def target(self) -> int:
@@ -330,14 +365,16 @@ class Match:
     players: tuple[PlayerState, PlayerState]
     phase: Phase
     at_table: int | None  # None while waiting for who starts, and after the winner
-    white: int  # the player with the white ball: the one who broke the match
+    white: int  # the player with the white ball: the one who broke the match (or the set)
     run: int = 0
     zones: tuple[Zone, ...] = ()  # the frame (or triangle) before the anchor
     astride: bool = False  # cadre: À CHEVAL is the frames' position called since the stroke
     touchent: bool = False  # cue ball touching an object ball, not re-spotted
     pause: Pause | None = None
     winner: int | None = None
-    drawn: bool = False  # the innings limit reached on equal points, with `OnTie.DRAW`
+    drawn: bool = False  # a tie, with `OnTie.DRAW`
+    sets: tuple[int, int] = (0, 0)  # the sets each has won (rules.sets)
+    set_start: tuple[int, int] = (0, 0)  # each player's points when the set being played began
     warm_up: WarmUp | None = None
     shot_clock: ShotClock | None = None
     history: History = field(default_factory=History, repr=False)

@@ -17,21 +17,27 @@ def summary(match: Match) -> dict[str, Any]:
         "single_stroke": match.phase.single_stroke,
         "innings_limit": match.setup.innings_limit,
         "on_tie": str(match.setup.on_tie),
+        "playoff": match.phase.playoff,
+        "sets": match.setup.sets,
+        "sets_won": list(match.sets),
         "players": [
             {
                 "surname": p.surname,
                 "points": p.points,
                 "innings": p.innings,
-                "average": round(p.average, 3),
+                "average": p.average,
                 "highest_run": p.highest_run,
                 "break_taken": p.break_taken,
+                "time_outs": p.time_outs,
+                "set_points": p.points - start,
                 "distance": distance,
                 "target": target,
                 "innings_points": innings_points(match, index),
                 "innings_left": innings_left(match, index),
             }
-            for index, (p, distance, target) in enumerate(
-                zip(match.players, match.setup.distances, match.phase.targets, strict=True)
+            for index, (p, distance, target, start) in enumerate(
+                zip(match.players, match.setup.distances, match.phase.targets, match.set_start,
+                    strict=True)
             )
         ],
         "turn": None if match.at_table is None else match.surname(match.at_table),

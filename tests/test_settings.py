@@ -59,7 +59,7 @@ def test_layers_override_in_order_and_remember_where_each_value_came_from(tmp_pa
      "unknown key speech.volume; [speech] holds voice, driver, rate, loudness"),
     ("[hearing]\nrate = 175\n", "unknown key hearing.rate; [hearing] holds echo_guard_ms"),
     ("threshold = 70\n", "unknown section or key 'threshold'; the sections are devices, "
-     "hall, headset, hearing, messages, speech"),
+     "hall, headset, hearing, match, messages, speech"),
     ("[hearing\n", "is not TOML: "),
 ])
 def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(

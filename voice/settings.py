@@ -15,6 +15,7 @@ from typing import Any
 from platformdirs import user_config_path
 
 from rules.errors import RefereeError
+from rules.state import MAX_SETS
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
@@ -77,6 +78,7 @@ class Settings:
     name: str | None = None  # the hall's name, in its PostgreSQL
     table: str | None = None  # this table's name there; unset: the machine's host name
     push: str | None = None  # the hall's PostgreSQL (libpq's connection string); unset: no push
+    sets: int | None = None  # a new match's best of N sets (`--sets`); unset: one game
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -134,6 +136,10 @@ def _whole(low: int, high: int) -> Callable[[object], bool]:
 
 def _number(low: float, high: float) -> Callable[[object], bool]:
     return lambda v: type(v) in (int, float) and low <= v <= high  # type: ignore[operator]
+
+
+def _odd_sets(v: object) -> bool:
+    return type(v) is int and 1 <= v <= MAX_SETS and v % 2 == 1
 
 
 def _flag(v: object) -> bool:
@@ -196,6 +202,9 @@ KEYS = {key.name: key for key in (
     Key("push", "hall", "a libpq connection string", _name,
         "push each match to the hall's PostgreSQL as it is played (a password: in ~/.pgpass)",
         example='"postgresql://table3@hall-server/hall"'),
+    Key("sets", "match", f"an odd whole number from 1 to {MAX_SETS}", _odd_sets,
+        "a new match `referee run` starts is best of this many sets, each to the distance "
+        "(`--sets` overrides; unset: one game)", example="3"),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 

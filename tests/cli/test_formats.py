@@ -172,7 +172,7 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
     assert rows[:3] == [["1", "2", "2", "1", "1"], ["2", "0", "2", "0", "1"],
                         ["3", "3", "5", "0", "1"]]
     averages = [line.split() for line in text.splitlines() if line.split()[:1] in ([A], [B])]
-    assert averages[-2][-2:] == ["1.666", "3"] and averages[-1][-2:] == ["0.333", "1"]
+    assert averages[-2][-2:] == ["1,666", "3"] and averages[-1][-2:] == ["0,333", "1"]
     ARTIFACTS.mkdir(exist_ok=True)
     png = ARTIFACTS / "protocol-page1"
     subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", pdf,
@@ -195,7 +195,7 @@ def test_matches_lists_a_handicap_and_a_draw(referee, tmp_path, db):
     simulate(referee, tmp_path, db, "άστοχο", "άστοχο", distance="20,12",
              options=("--innings", "1", "--on-tie", "draw"))
     code, out, _ = referee("matches", "--db", db)
-    assert code == 0 and "20/12" in out and "drawn at the innings limit" in out
+    assert code == 0 and "20/12" in out and "drawn" in out
 
 
 def test_resume_keeps_the_innings_limit_and_the_handicap(referee, tmp_path, db):
@@ -280,3 +280,97 @@ def test_no_equalising_ends_a_knock_out_match_at_once_and_is_kept(referee, tmp_p
     with closing(sqlite3.connect(db)) as raw:
         (text,) = raw.execute("SELECT setup FROM matches").fetchone()
     assert json.loads(text)["equalising"] is False and "shot_clock" not in json.loads(text)
+
+
+def test_sets_are_played_through_to_set_and_match_and_kept(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο",  # set 1: A
+                            "άστοχο", "πόντος", "πόντος",  # set 2: B breaks, A wins it
+                            distance="2", options=("--sets", "3"))
+    said = lines(out)
+    assert code == 0
+    called = [s["text"] for s in said[:-1] if s["code"] == "set" or "ΞΕΚΙΝΑ" in s["display"]]
+    assert called == [f"σετ, {A}", f"ξεκινά: {B}", f"σετ και αγώνας, {A}"]
+    assert said[-1]["sets_won"] == [2, 0] and said[-1]["winner"] == A
+    with Record.open(db) as record:
+        loaded = record.load(1)
+    assert loaded.setup.sets == 3 and loaded.match.sets == (2, 0)
+
+
+def test_resume_goes_on_with_the_next_set(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", distance="2",
+             options=("--sets", "3"))
+    path = tmp_path / "more.txt"
+    path.write_text("άστοχο\nπόντος\nπόντος\n", encoding="utf-8")  # B broke set 2: A wins it
+    code, out, _ = referee("resume", "1", "--db", db, "--jsonl", "--input", path)
+    said = lines(out)
+    assert code == 0 and said[-2]["text"] == f"σετ και αγώνας, {A}"
+    assert said[-1]["sets_won"] == [2, 0] and said[-1]["winner"] == A
+
+
+def test_a_tie_brings_a_play_off_to_the_points_given(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, *["πόντος"] * 4, f"ξεκινά {B}", "πόντος",
+                            "άστοχο", distance="2", options=("--on-tie", "playoff:1"))
+    said = lines(out)
+    assert [s["code"] for s in said[5:-1]] == [
+        "playoff", "turn", "turn", "score", "turn", "winner"]
+    assert said[5]["text"] == "ισοπαλία, μπαράζ ενός πόντου" and said[-1]["winner"] == B
+    with Record.open(db) as record:
+        setup = record.load(1).setup
+    assert (setup.on_tie, setup.playoff_points) == ("playoff", 1)
+
+
+def test_a_tie_at_the_distance_is_a_draw_with_on_tie_draw(referee, tmp_path, db):
+    code, out, _ = simulate(referee, tmp_path, db, *["πόντος"] * 4, distance="2",
+                            options=("--on-tie", "draw"))
+    said = lines(out)
+    assert code == 0 and said[-2]["code"] == "draw" and said[-1]["drawn"] is True
+    with Record.open(db) as record:
+        assert record.load(1).setup.on_tie == "draw"
+
+
+@pytest.mark.parametrize(("options", "why"), [
+    (("--on-tie", "playoff:0"), "--on-tie: 'playoff:0' is not extension, draw, playoff"),
+    (("--on-tie", "draw:3"), "playoff:POINTS"),
+    (("--on-tie", "sudden"), "playoff:POINTS"),
+    (("--sets", "4"), "must be an odd number from 1 to 9"),
+    (("--sets", "3", "--on-tie", "draw"), "a set is not drawn"),
+    (("--sets", "3", "--innings", "20"), "without an innings limit"),
+])
+def test_bad_tie_and_set_options_are_one_line_and_exit_2(referee, tmp_path, db, options, why):
+    code, out, err = simulate(referee, tmp_path, db, "πόντος", options=options)
+    assert code == 2 and why in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def protocol_text(referee, tmp_path, db):
+    pdf = tmp_path / "protocol.pdf"
+    code, _, _ = referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db)
+    assert code == 0
+    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
+def test_the_protocol_shows_the_sets_won_and_the_time_outs_used(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "πόντος", "τάιμ άουτ", "πόντος", "άστοχο",  # set 1: A
+             "άστοχο", "πόντος", "πόντος", distance="2",
+             options=("--sets", "3", *CLOCK, "--time-outs", "2"))
+    text = protocol_text(referee, tmp_path, db)
+    for expected in ("Σετ: καλύτερος των 3", f"Σετ: {A} 2 · {B} 0",
+                     f"Τάιμ άουτ: {A} 1 · {B} 0", "Ισοπαλία: παράταση (Άρθρο 4)",
+                     f"Νικητής: {A}"):
+        assert expected in text, expected
+
+
+def test_the_protocol_shows_the_tie_rule_and_the_play_off(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, *["πόντος"] * 4, f"ξεκινά {B}", "πόντος", "άστοχο",
+             distance="2", options=("--on-tie", "playoff:1"))
+    text = protocol_text(referee, tmp_path, db)
+    for expected in ("Ισοπαλία: μπαράζ έως 1", f"Παρατάσεις: μπαράζ 1ο έως {A} 3 · {B} 3",
+                     f"Νικητής: {B}"):
+        assert expected in text, expected
+
+
+def test_matches_lists_a_play_off_waiting_for_its_starter(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, *["πόντος"] * 4, distance="2", options=("--on-tie", "playoff"))
+    code, out, _ = referee("matches", "--db", db)
+    assert code == 0 and "play-off: who starts?" in out

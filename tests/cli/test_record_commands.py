@@ -174,19 +174,24 @@ def test_export_json_has_every_event_and_the_statistics(referee, tmp_path, db):
     assert stats == [(A, 1, 2, 0.5, 1), (B, 1, 1, 1.0, 1)]
 
 
-def test_export_csv_is_the_events_then_the_players(referee, tmp_path, db):
+def test_export_csv_is_the_events_the_players_the_innings_and_the_result(referee, tmp_path, db):
     played(referee, tmp_path, db)
     code, out, _ = referee("export", "1", "--db", db, "--format", "csv")
-    assert code == 0
-    rows = list(csv.reader(io.StringIO(out)))
-    blank = rows.index([])
-    events, players = rows[:blank], rows[blank + 1 :]
+    assert code == 0 and out.startswith("\ufeffseq;created;")  # a BOM, and semicolons
+    rows = list(csv.reader(io.StringIO(out.removeprefix("\ufeff")), delimiter=";"))
+    blanks = [i for i, row in enumerate(rows) if row == []]
+    events, players = rows[:blanks[0]], rows[blanks[0] + 1 : blanks[1]]
+    innings, result = rows[blanks[1] + 1 : blanks[2]], rows[blanks[2] + 1 :]
     assert events[0] == ["seq", "created", "announced", "kind", "player", "balls", "covered",
                          "seconds", "frames", "inning", "points", "shot"]
     assert [r[3] for r in events[1:]] == ["point", "ball_off", "point", "point", "undo", "miss"]
     assert events[2][4:9] == ["", "red", "red:white", "", ""] and events[2][2] == "1"
-    assert players == [["surname", "points", "innings", "average", "highest_run"],
-                       [A, "1", "2", "0.5", "1"], [B, "1", "1", "1.0", "1"]]
+    assert players == [["surname", "points", "innings", "average", "highest_run", "distance",
+                        "time_outs", "sets_won"],
+                       [A, "1", "2", "0.500", "1", "5", "0", "0"],
+                       [B, "1", "1", "1.000", "1", "5", "0", "0"]]
+    assert innings == [["inning", A, B], ["1", "1", "1"], ["2", "0", ""]]
+    assert result == [["winner", "drawn", "extensions", "playoff"], ["", "0", "0", "0"]]
 
 
 def test_export_to_a_file_but_never_over_the_record(referee, tmp_path, db):

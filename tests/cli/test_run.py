@@ -160,3 +160,29 @@ def test_a_voice_that_cannot_speak_stops_run_before_any_match_is_created(
     with Record.open(tmp_path / "m.sqlite3") as record:
         assert record.matches() == []
     assert sound_devices.opens == []  # the microphone was not opened either
+
+
+def test_a_new_match_is_played_in_the_sets_the_hall_sets_unless_sets_is_given(
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal
+):
+    hall = tmp_path / "settings.toml"
+    hall.write_text("[match]\nsets = 3\n", encoding="utf-8")
+    for more in ((), ("--sets", "5")):
+        sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"])
+        sound_devices.signal_at_end = signal.SIGTERM
+        done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                                 "--distance", "10", "--players", ",".join(PLAYERS),
+                                 "--config", hall, *more))
+        assert done.code == 0, done.err
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert [record.load(m).setup.sets for m in (1, 2)] == [3, 5]
+
+
+def test_a_hall_s_even_sets_is_one_line_naming_the_file_and_key(referee, tmp_path):
+    hall = tmp_path / "settings.toml"
+    hall.write_text("[match]\nsets = 4\n", encoding="utf-8")
+    done = referee("run", "--discipline", "libre", "--distance", "10", "--players", "Α,Β",
+                   "--model", "m", "--mic", "0", "--pa", "1", "--headset", "2",
+                   "--config", hall)
+    assert done.code == 2 and len(done.err.strip().splitlines()) == 1
+    assert "match.sets = 4: allowed: an odd whole number from 1 to 9" in done.err

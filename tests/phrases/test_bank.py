@@ -201,7 +201,8 @@ def test_the_non_routine_announcements_ask_for_the_chime():
     chimed = {
         key for key, template in bank().templates.items() if template.chime
     }
-    assert chimed == {"break_start", "extension", "extension.single_stroke", "winner"}
+    assert chimed == {"break_start", "extension", "extension.single_stroke", "winner", "playoff",
+                      "set", "set.and_match"}
     assert render(Announcement("winner", player="Α")).chime
     assert not render(Announcement("score", player="Α", points=1)).chime
 

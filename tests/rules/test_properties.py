@@ -8,7 +8,7 @@ from rules.command import Command, Kind
 from rules.discipline import DISCIPLINES
 from rules.grammar import parse
 from rules.match import apply, replay
-from rules.state import Match, Setup, new_match
+from rules.state import Match, OnTie, Setup, new_match
 from tests.support.match import PLAYERS, spoken_sentences
 
 SENTENCES = spoken_sentences()
@@ -36,7 +36,10 @@ def check(match: Match) -> None:
         assert lead in (0, 1)
     assert sum(match.players[i].innings for i in (0, 1)) >= sum(phase.innings)
     if match.winner is not None:
-        assert match.players[match.winner].points >= phase.target
+        leads = match.players[match.winner].points > match.players[1 - match.winner].points
+        limited = match.setup.innings_limit is not None  # more points wins at the limit
+        assert match.players[match.winner].points >= phase.targets[match.winner] or (
+            limited and leads)
         assert match.at_table is None
     assert all(z.strokes_left >= 0 for z in match.zones)
     for index, p in enumerate(match.players):  # the protocol adds up to the totals
@@ -106,3 +109,36 @@ def test_innings_add_up_to_the_turns_announced(discipline, distance, commands):
                 started += 1
         match = new
     assert sum(p.innings for p in match.players) == started
+
+
+FORMATS = st.one_of(
+    st.builds(dict, sets=st.sampled_from([1, 3, 5]),
+              on_tie=st.sampled_from([OnTie.EXTENSION, OnTie.PLAYOFF])),
+    st.builds(dict, on_tie=st.sampled_from(list(OnTie)),
+              innings_limit=st.none() | st.integers(1, 4)),
+).map(lambda fields: {**fields, "playoff_points": 2})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    distance=st.integers(1, 6),
+    fields=FORMATS,
+    commands=st.lists(WEIGHTED, max_size=80),
+    equalising=st.booleans(),
+)
+def test_sets_and_ties_keep_every_invariant_undo_and_replay(distance, fields, commands,
+                                                            equalising):
+    setup = Setup("libre", distance, PLAYERS, equalising=equalising, **fields)
+    match = new_match(setup)
+    for command in commands:
+        new, said = apply(match, command)
+        for announcement in said:
+            render(announcement)
+        check(new)
+        if new is not match and command.kind is not Kind.UNDO:
+            undone, _ = apply(new, Command(Kind.UNDO))
+            assert undone == match or command.kind is Kind.TICK
+        match = new
+    assert sum(match.sets) <= (setup.sets or 0) and replay(setup, match.history) == match
+    if setup.sets is not None and match.over:
+        assert max(match.sets) == setup.sets // 2 + 1

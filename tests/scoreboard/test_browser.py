@@ -53,7 +53,7 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
         text_of(browser, "#p0 .run", "ΣΕΡΙ 5")
         text_of(browser, "#p0 .reminder", "ΓΙΑ ΠΕΝΤΕ")
         text_of(browser, "#p0 .innings", "1")
-        text_of(browser, "#p0 .average", "5.000")
+        text_of(browser, "#p0 .average", "5,000")
         text_of(browser, "#p1 .points", "0")
         text_of(browser, "#call .written", "ENTRÉES")
         text_of(browser, "#call .spoken", "αντρέ")

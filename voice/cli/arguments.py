@@ -15,7 +15,7 @@ from rules.discipline import DISCIPLINES, SetupError
 from rules.errors import RefereeError
 from rules.normalise import normalise
 from rules.shot_clock import WARNING_BEFORE
-from rules.state import WARM_UP_SECONDS, OnTie, Setup
+from rules.state import MAX_DISTANCE, MAX_SETS, PLAYOFF_POINTS, WARM_UP_SECONDS, OnTie, Setup
 from rules.vocabulary import MAX_THRESHOLD, MIN_THRESHOLD
 from voice import devices
 from voice.hearing.endpoint import MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
@@ -81,13 +81,18 @@ def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) 
 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
-    """The competition format: --innings, --on-tie, --warm-up, --shot-clock, --time-outs,
-    --no-equalising; --table, --referee."""
+    """The competition format: --innings, --on-tie, --sets, --warm-up, --shot-clock,
+    --time-outs, --no-equalising; --table, --referee."""
     parser.add_argument("--innings", type=positive, metavar="N",
                         help=_("an innings limit: the match ends when both have played N innings"))
-    parser.add_argument("--on-tie", choices=list(OnTie), default=OnTie.EXTENSION,
-                        help=_("equal points at the innings limit: the Article 4 extension "
-                        "(default) or a draw"))
+    parser.add_argument("--on-tie", type=tie_rule, default=(OnTie.EXTENSION, None),
+                        metavar="{extension,draw,playoff[:POINTS]}",
+                        help=_("equal points at the distance or the innings limit: the Article 4 "
+                               "extension (default), a draw, or a play-off to POINTS (default "
+                               "{points})").format(points=PLAYOFF_POINTS))
+    parser.add_argument("--sets", type=positive, metavar="N",
+                        help=_("best of N sets (odd, up to {most}), each to the distance; the "
+                               "break alternates").format(most=MAX_SETS))
     parser.add_argument("--warm-up", type=positive, metavar="MINUTES",
                         default=WARM_UP_SECONDS // 60,
                         help=_("how long a warm-up lasts (default: {minutes})")
@@ -103,6 +108,20 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
                                "equalising inning"))
     parser.add_argument("--table", help=_("the table played on, for the protocol"))
     parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
+
+
+def tie_rule(text: str) -> tuple[OnTie, int | None]:
+    """An argparse type: what a tie brings, and a play-off's points if given."""
+    name, colon, points = text.partition(":")
+    if name in set(OnTie) and not colon:
+        return OnTie(name), None
+    given = int(points) if points.isascii() and points.isdigit() else 0
+    if name == OnTie.PLAYOFF and 1 <= given <= MAX_DISTANCE:
+        return OnTie.PLAYOFF, given
+    raise argparse.ArgumentTypeError(
+        f"{text[:40]!r} is not extension, draw, playoff or playoff:POINTS "
+        f"(POINTS from 1 to {MAX_DISTANCE})"
+    )
 
 
 def distances(text: str) -> tuple[int, ...]:
@@ -153,15 +172,18 @@ def whole(text: str) -> int:
     return within(text, int, 0, None, N_("a whole number from {low}"))
 
 
-def setup_details(args: argparse.Namespace) -> dict[str, Any]:
+def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s), the competition format, the table and
-    the referee."""
+    the referee; the sets, when not given, as the hall's settings say (`hall`)."""
     given = args.distance
+    sets = args.sets if args.sets is not None or hall is None else hall.sets
     return {
         "distance": max(given),
         "handicap": None if len(given) == 1 or given[0] == given[1] else given,
         "innings_limit": args.innings,
-        "on_tie": OnTie(args.on_tie),
+        "on_tie": args.on_tie[0],
+        "playoff_points": args.on_tie[1] or PLAYOFF_POINTS,
+        "sets": sets,
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
@@ -171,8 +193,9 @@ def setup_details(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def setup_from(args: argparse.Namespace) -> Setup:
-    """The match set-up the arguments describe; UsageError saying what is wrong."""
+def setup_from(args: argparse.Namespace, hall: Settings | None = None) -> Setup:
+    """The match set-up the arguments describe, with the hall's settings for the format where
+    given (`referee run`); UsageError saying what is wrong."""
     missing = [f"--{name}" for name in SETUP_ARGUMENTS[:3] if getattr(args, name) is None]
     if missing:
         raise UsageError(N_("a new match needs {missing}"), missing=", ".join(missing))
@@ -192,7 +215,7 @@ def setup_from(args: argparse.Namespace) -> Setup:
         first = named[0]
     try:
         setup = Setup(args.discipline, players=players, first=first, spoken=spoken,
-                      **setup_details(args))
+                      **setup_details(args, hall))
     except SetupError as error:
         raise UsageError(str(error)) from None
     for (_written, equals, _said), name, said in zip(given, players, spoken, strict=True):

@@ -25,13 +25,13 @@ def status(match: Match) -> str:
     if match.winner is not None:
         return f"won by {match.surname(match.winner)}"
     if match.drawn:
-        return "drawn at the innings limit"
+        return "drawn"
     if match.warm_up is not None:
         return f"warm-up of {match.surname(match.warm_up.player)}"
     if match.pause is not None:
         return f"break of {match.surname(match.pause.player)}"
     if match.at_table is None:
-        return "extension: who starts?"
+        return f"{'play-off' if match.phase.playoff else 'extension'}: who starts?"
     return f"in play, {match.surname(match.at_table)} at the table"
 
 

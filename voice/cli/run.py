@@ -69,16 +69,16 @@ def register(sub: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`referee run`: devices first (fail at once without them), then the model, then listen."""
-    setup = None if args.match is not None else setup_from(args)
+    settings, profile = settings_from(
+        args, mic=args.mic, pa=args.pa, headset=args.headset, threshold=args.threshold,
+        endpoint_ms=args.endpoint, confirmations=args.confirm,
+    )
+    setup = None if args.match is not None else setup_from(args, settings)
     table = phrase_table(args.phrase_table)
     given = [f"--{name}" for name in SETUP_ARGUMENTS if getattr(args, name) is not None]
     if setup is None and given:
         raise UsageError(N_("--match continues a recorded match with its own set-up: drop "
                             "{option}"), option=given[0])
-    settings, profile = settings_from(
-        args, mic=args.mic, pa=args.pa, headset=args.headset, threshold=args.threshold,
-        endpoint_ms=args.endpoint, confirmations=args.confirm,
-    )
     mic = find_device(settings.mic, "mic", "input")
     outputs = {
         "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output")),

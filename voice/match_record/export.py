@@ -9,12 +9,20 @@ from dataclasses import fields
 from typing import Any
 
 from rules.command import Command
+from rules.statistics import written
 from rules.summary import summary
 from voice.match_record.database import LoadedMatch
 
 COMMAND_FIELDS = tuple(f.name for f in fields(Command))
 EVENT_COLUMNS = ("seq", "created", "announced", *COMMAND_FIELDS)
-PLAYER_COLUMNS = ("surname", "points", "innings", "average", "highest_run")
+PLAYER_COLUMNS = (
+    "surname", "points", "innings", "average", "highest_run", "distance", "time_outs", "sets_won"
+)
+RESULT_COLUMNS = ("winner", "drawn", "extensions", "playoff")
+# What a spreadsheet on Greek Windows opens as UTF-8 split into columns: a byte-order mark,
+# and the semicolon (the comma is the decimal mark there).
+BOM = "\ufeff"
+DELIMITER = ";"
 
 
 def match_json(loaded: LoadedMatch) -> str:
@@ -37,18 +45,32 @@ def match_json(loaded: LoadedMatch) -> str:
 
 
 def match_csv(loaded: LoadedMatch) -> str:
-    """Two tables one after the other, a blank line between: the events, then each player."""
+    """Four tables one after the other, a blank line between: the events, each player, each
+    inning's points, and the result; with a BOM and semicolons, for a Greek spreadsheet."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, delimiter=DELIMITER, lineterminator="\n")
     writer.writerow(EVENT_COLUMNS)
     for e in loaded.events:
         cells = (cell(getattr(e.command, name)) for name in COMMAND_FIELDS)
         writer.writerow((e.seq, e.created, int(e.announced), *cells))
+    state = summary(loaded.match)
+    players = state["players"]
     writer.writerow(())
     writer.writerow(PLAYER_COLUMNS)
-    for p in summary(loaded.match)["players"]:
-        writer.writerow(p[column] for column in PLAYER_COLUMNS)
-    return out.getvalue()
+    for p, won in zip(players, state["sets_won"], strict=True):
+        average = written(p["points"], p["innings"], ".")
+        writer.writerow((p["surname"], p["points"], p["innings"], average, p["highest_run"],
+                         p["distance"], p["time_outs"], won))
+    writer.writerow(())
+    writer.writerow(("inning", *(p["surname"] for p in players)))
+    columns = [p["innings_points"] for p in players]
+    for number in range(max(map(len, columns))):
+        writer.writerow((number + 1, *(c[number] if number < len(c) else "" for c in columns)))
+    writer.writerow(())
+    writer.writerow(RESULT_COLUMNS)
+    writer.writerow((state["winner"] or "", int(state["drawn"]), state["extension"],
+                     int(state["playoff"])))
+    return BOM + out.getvalue()
 
 
 def cell(value: object) -> str:

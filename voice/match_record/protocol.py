@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from functools import cache
 from importlib.resources import files
 from itertools import accumulate, zip_longest
@@ -12,7 +13,8 @@ from typing import Any
 from fpdf import FPDF
 
 from rules.errors import RefereeError
-from rules.state import OnTie
+from rules.state import PlayerState
+from rules.statistics import written
 from rules.summary import innings_points
 from voice.match_record.database import LoadedMatch
 from voice.translation import N_
@@ -31,12 +33,6 @@ def words() -> dict[str, Any]:
     """The protocol's Greek words, from `protocol.toml`."""
     text = files("voice.match_record").joinpath("protocol.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
-
-
-def truncated(points: int, innings: int) -> str:
-    """Points per inning to 3 decimals, truncated as UMB result sheets print them."""
-    thousandths = points * 1000 // innings if innings else 0
-    return f"{thousandths // 1000}.{thousandths % 1000:03d}"
 
 
 def protocol_pdf(loaded: LoadedMatch) -> bytes:
@@ -75,15 +71,15 @@ def _header(loaded: LoadedMatch) -> list[tuple[str, str]]:
     else:
         pairs = zip(setup.players, setup.handicap, strict=True)
         distance = " · ".join(f"{player} {d}" for player, d in pairs)
-    if setup.innings_limit is None:
-        limit = w["no_limit"]
-    else:
-        tie = w["on_tie_draw"] if setup.on_tie is OnTie.DRAW else w["on_tie_extension"]
-        limit = f"{setup.innings_limit} ({tie})"
+    limit = w["no_limit"] if setup.innings_limit is None else str(setup.innings_limit)
+    tie = w[f"on_tie_{setup.on_tie}"].format(points=setup.playoff_points)
+    sets = [] if setup.sets is None else [(w["sets"], w["sets_format"].format(sets=setup.sets))]
     return [
         (w["discipline"], w["disciplines"].get(setup.discipline, setup.discipline)),
         (w["distance"], distance),
+        *sets,
         (w["innings_limit"], limit),
+        (w["on_tie"], tie),
         (w["players"], " – ".join(setup.players)),
         (w["date"], loaded.created[:10]),
         (w["table"], setup.table or ""),
@@ -125,18 +121,20 @@ def _totals_table(pdf: FPDF, loaded: LoadedMatch) -> None:
             heading.cell(label)
         for p in match.players:
             row = table.row()
-            for value in (p.surname, p.points, p.innings, truncated(p.points, p.innings),
+            for value in (p.surname, p.points, p.innings, written(p.points, p.innings),
                           p.highest_run):
                 row.cell(str(value))
 
 
 def _result(loaded: LoadedMatch) -> list[tuple[str, str]]:
     w, match = words(), loaded.match
-    if match.phase.number:
+    phase = match.phase
+    if phase.number:
         targets = " · ".join(
-            f"{p.surname} {t}" for p, t in zip(match.players, match.phase.targets, strict=True)
+            f"{p.surname} {t}" for p, t in zip(match.players, phase.targets, strict=True)
         )
-        extensions = w["extension_to"].format(number=match.phase.number, targets=targets)
+        kind = "playoff_to" if phase.playoff else "extension_to"
+        extensions = w[kind].format(number=phase.number, targets=targets)
     else:
         extensions = w["no_extension"]
     breaks = ", ".join(p.surname for p in match.players if p.break_taken) or w["no_break"]
@@ -144,7 +142,19 @@ def _result(loaded: LoadedMatch) -> list[tuple[str, str]]:
         result = match.surname(match.winner)
     else:
         result = w["draw"] if match.drawn else w["unfinished"]
-    return [(w["extensions"], extensions), (w["breaks"], breaks), (w["winner"], result)]
+    setup = loaded.setup
+    sets = [] if setup.sets is None else [(w["sets"], _each(match.players, match.sets))]
+    used = [p.time_outs for p in match.players]
+    time_outs = [] if setup.shot_clock is None else [(w["time_outs"], _each(match.players, used))]
+    return [
+        *sets, (w["extensions"], extensions), (w["breaks"], breaks), *time_outs,
+        (w["winner"], result),
+    ]
+
+
+def _each(players: Iterable[PlayerState], values: Iterable[int]) -> str:
+    """«Α 2 · Β 1»: a number for each player."""
+    return " · ".join(f"{p.surname} {v}" for p, v in zip(players, values, strict=True))
 
 
 def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:

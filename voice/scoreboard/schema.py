@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from rules.command import MAX_FRAME, Command, Kind
+from rules.state import OnTie
 from voice.match_record.liveness import Liveness
 
 Ball = Literal["white", "yellow", "red"]
@@ -36,9 +37,11 @@ class Player(BaseModel):
     surname: str
     points: int
     innings: int
-    average: float
+    average: float = Field(description="points per inning, truncated to 3 decimals")
     highest_run: int
     break_taken: bool
+    time_outs: int = Field(description="the time-outs he has used")
+    set_points: int = Field(description="his points in the set being played")
     reminder: Spoken | None = Field(description="«για πέντε» / «για τρεις» while it holds")
     distance: int = Field(description="his own distance (the same for both without a handicap)")
     target: int = Field(description="the total he plays to (more in an extension)")
@@ -96,7 +99,10 @@ class Board(BaseModel):
     winner: str | None
     drawn: bool = Field(description="the innings limit reached on equal points, as a draw")
     innings_limit: int | None
-    on_tie: Literal["extension", "draw"]
+    on_tie: OnTie = Field(description="what a tie at the distance or the limit brings")
+    playoff: bool = Field(description="the phase being played is a play-off")
+    sets: int | None = Field(description="best of this many sets, or null")
+    sets_won: list[int] = Field(description="the sets each player has won")
     warm_up: str | None = Field(description="the player warming up")
     warm_up_started: str | None = Field(description="ISO time the record gives its start")
     warm_up_seconds: int = Field(description="how long a warm-up lasts")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from phrases.render import Utterance
 from rules.state import Match
+from rules.statistics import written
 from rules.summary import summary
 from voice.audio_signal import write_wav
 
@@ -76,7 +77,8 @@ class Printer:
         for p in state["players"]:
             self.out.write(words["player"].format_map({
                 **p, "points": counted(words["points"], p["points"]),
-                "innings": counted(words["innings"], p["innings"])}) + "\n")
+                "innings": counted(words["innings"], p["innings"]),
+                "average": written(p["points"], p["innings"])}) + "\n")
         self.out.write(words["winner"].format(winner=state["winner"] or "-") + "\n")
 
 

@@ -32,7 +32,8 @@ function render(state, serverOffset) {
     side.querySelector(".innings").textContent = player.innings_left === null
       ? player.innings
       : `${player.innings} · ΑΠΟΜΕΝΟΥΝ ${player.innings_left}`;  // the innings limit
-    side.querySelector(".average").textContent = player.average.toFixed(3);
+    // Truncated by the server (rules/statistics.py); the Greek decimal comma here.
+    side.querySelector(".average").textContent = player.average.toFixed(3).replace(".", ",");
     side.querySelector(".highest").textContent = player.highest_run;
   });
   $("call").replaceChildren(...state.call.filter((call) => call.code !== OFF).map(term));
