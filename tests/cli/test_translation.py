@@ -366,7 +366,7 @@ def test_a_rare_os_fault_keeps_the_line_english(tmp_path: Path) -> None:
 def test_the_summary_agrees_with_its_counts(referee: Callable[..., Ran], tmp_path: Path) -> None:
     ran = referee("simulate", *SETUP, "--db", tmp_path / "m.sqlite3", stdin="πόντος\nάστοχο\n")
     first = ran.out.splitlines()[-3]
-    assert first.startswith("Κωνσταντίνου: 1 πόντος, 1 προσπάθεια, μέσος όρος 1.000")
+    assert first.startswith("Κωνσταντίνου: 1 πόντος, 1 προσπάθεια, μέσος όρος 1,000")
     ran = referee("simulate", *SETUP, "--db", tmp_path / "n.sqlite3",
                   stdin="πόντος\nπόντος\nάστοχο\nάστοχο\nάστοχο\n")
     assert ran.out.splitlines()[-3].startswith("Κωνσταντίνου: 2 πόντοι, 2 προσπάθειες")

@@ -119,9 +119,8 @@ def tie_rule(text: str) -> tuple[OnTie, int | None]:
     if name == OnTie.PLAYOFF and 1 <= given <= MAX_DISTANCE:
         return OnTie.PLAYOFF, given
     raise argparse.ArgumentTypeError(
-        f"{text[:40]!r} is not extension, draw, playoff or playoff:POINTS "
-        f"(POINTS from 1 to {MAX_DISTANCE})"
-    )
+        _("{text!r} is not extension, draw, playoff or playoff:POINTS (POINTS from 1 to {most})")
+        .format(text=text[:40], most=MAX_DISTANCE))
 
 
 def distances(text: str) -> tuple[int, ...]:
