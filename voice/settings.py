@@ -18,6 +18,7 @@ from rules.errors import RefereeError
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
+from voice.live.prompts import REPEAT_SECONDS
 from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED_VOICES
 from voice.speaking.loudness import TARGET_LUFS
 from voice.speaking.synthesis import MAX_RATE, MIN_RATE, RATE
@@ -67,6 +68,7 @@ class Settings:
     chime: bool = True  # before non-routine announcements: break, extension, winner
     pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
+    lost_notice: bool = True  # a lost headset: a short neutral word on the PA
     mic: str | None = None  # a device id or part of its name (`referee devices`)
     pa: str | None = None
     headset: str | None = None
@@ -165,6 +167,9 @@ KEYS = {key.name: key for key in (
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
+    Key("lost_notice", "headset", "true or false", _flag,
+        "when the headset is lost, the PA says a short neutral word (again every "
+        f"{REPEAT_SECONDS:g} s until it is back)"),
     Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's microphone (`referee devices` lists the ids)"),
     Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,
