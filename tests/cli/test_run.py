@@ -160,3 +160,26 @@ def test_a_voice_that_cannot_speak_stops_run_before_any_match_is_created(
     with Record.open(tmp_path / "m.sqlite3") as record:
         assert record.matches() == []
     assert sound_devices.opens == []  # the microphone was not opened either
+
+
+@pytest.mark.parametrize("fault,named", [
+    ("mic", "cannot open the microphone 'USB headset mic' (id 0): Error opening RawInputStream"),
+    ("pa", "cannot open the PA 'Hall PA' (id 1): Error opening OutputStream"),
+    ("headset", "cannot open the headset 'USB headset phones' (id 2): Error opening OutputStream"),
+])
+def test_the_devices_are_opened_and_checked_before_the_model_is_loaded(
+    referee, tmp_path, sound_devices, fault, named
+):
+    if fault == "mic":
+        sound_devices.refusals = 1
+    else:
+        sound_devices.failing = {1 if fault == "pa" else 2}
+    # No model there: loaded first, it would be the error.
+    done = referee(*run_args(tmp_path, tmp_path / "no-model", "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 2 and "Traceback" not in done.err
+    error = done.err.splitlines()[-1]
+    assert error.startswith(f"referee run: error: {named}")
+    assert "check that it is plugged in" in error and "no-model" not in done.err
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert record.matches() == []

@@ -169,6 +169,8 @@ class FakeStream:
             self.fake._finish()
 
     def close(self):
+        if not hasattr(self, "thread"):  # opened to check, never started: its take is still to come
+            self.fake.takes.insert(0, self.take)
         self.closed = True
         if not self.active and self.take.end == "die":
             raise PortAudioError("Error stopping stream: Unanticipated host error")

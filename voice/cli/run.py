@@ -92,19 +92,16 @@ def run(args: argparse.Namespace) -> int:
         from voice.speaking.voicing import Voicing
 
         # The voice and the devices before the model's long load and the match: any of them
-        # failing, it stops at once and no match is created. What the microphone hears while
-        # the model loads is heard once it has.
+        # failing, it stops at once and no match is created.
         speech = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
         for output in outputs.values():
             output.check()
         microphone = Microphone(mic)
+        microphone.check()
+        listener = start_listener(
+            args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
+        )
         microphone.open()
-        try:
-            listener = start_listener(args.model, vocabulary, table, settings, profile,
-                                      early=args.early, prog="referee run")
-        except BaseException:
-            microphone.close()
-            raise
         match_id = args.match if setup is None else record.create_match(rules)
         ledger = LiveLedger(record, match_id, log_to_stderr)
         voicing = Voicing(speech, settings.pause_ms, settings.chime, settings.loudness)

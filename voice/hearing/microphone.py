@@ -69,7 +69,6 @@ class Microphone:
 
     def open(self) -> None:
         """Open and start the input stream; MicrophoneError when it cannot be."""
-        sd = devices.backend()
 
         def callback(indata: Any, frames: int, at: Any, status: Any) -> None:
             if status is not None and status.input_overflow:
@@ -83,16 +82,27 @@ class Microphone:
             self._chunks.put_nowait(bytes(indata))
 
         self._called_at = None
-
+        stream = self._opened(callback)
         try:
-            stream = sd.RawInputStream(
+            stream.start()
+        except devices.backend().PortAudioError as error:
+            raise MicrophoneError(self.device, error) from None
+        self._stream = stream
+
+    def check(self) -> None:
+        """Open the input stream and close it unstarted; MicrophoneError when it cannot be."""
+        self._opened(lambda *args: None).close()
+
+    def _opened(self, callback: Callable[..., None]) -> Any:
+        """An input stream of the device, not started; MicrophoneError when it cannot be."""
+        sd = devices.backend()
+        try:
+            return sd.RawInputStream(
                 samplerate=TARGET_RATE, blocksize=TARGET_RATE * CHUNK_MS // 1000, channels=1,
                 dtype="int16", device=self.device.index, callback=callback,
             )
-            stream.start()
         except sd.PortAudioError as error:
             raise MicrophoneError(self.device, error) from None
-        self._stream = stream
 
     def close(self) -> None:
         """Stop and close the stream, ignoring the errors of a device already gone."""

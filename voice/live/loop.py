@@ -26,7 +26,7 @@ from voice.speaking.announcer import Announcer, Speaker
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
 
-BACKLOG_MAX = 2  # routine batches waiting on one output: more are said as the current state
+BACKLOG_MAX = 3  # routine batches waiting on one output: more are said as the current state
 
 
 def log_to_stderr(line: str) -> None:
@@ -71,8 +71,8 @@ class LiveLoop:
         self.pulse = Pulse(ledger)
         self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log)
         # The outputs are watched when they are devices (`notice`: a lost headset's word on the PA).
-        self.outputs = OutputNews(announcer, ledger, self.voiced, self.pulse, log, notice) if (
-            isinstance(announcer, Announcer)) else None
+        self.outputs = OutputNews(announcer, self._tell, ledger, self.voiced, self.pulse, log,
+                                  notice) if isinstance(announcer, Announcer) else None
         self.record_news = RecordNews(ledger, self._tell, log)
         self.ticker = Ticker(ledger, clock)
         self._early_taken = False  # the early commit in progress was accepted by the rules
@@ -154,9 +154,9 @@ class LiveLoop:
         if tick is not None:
             self._take(tick)
 
-    def _tell(self, utterances: list[Utterance]) -> None:
-        """Say what the loop's parts tell the referee, ahead of routine announcements."""
-        self.announcer.say(utterances, alert=True)
+    def _tell(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Say what the loop's parts tell, ahead of routine announcements; then `done`."""
+        self.announcer.say(utterances, done, alert=True)
 
     def _take(self, command: Command) -> bool:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""
@@ -166,7 +166,7 @@ class LiveLoop:
             utterances.append(confirmation(command))
         refused = any(u.code is Code.REFUSED for u in utterances)
         if not refused and self.outputs is not None and (
-                self.outputs.announcer.backlog() >= BACKLOG_MAX):
+                self.outputs.announcer.backlog() > BACKLOG_MAX):
             self.outputs.announcer.drop_routine()  # their events stay unvoiced: caught up now
             catch_up(self.ledger, self.announcer, self.voiced, summarise=True)
             return seq is not None

@@ -17,6 +17,8 @@ from voice.live.pulse import Pulse
 from voice.match_record.ledger import Ledger
 from voice.speaking.announcer import Announcer
 
+# Says utterances ahead of routine speech; then runs the callable, if one is given.
+Tell = Callable[[list[Utterance], Callable[[], None] | None], None]
 # What each lost output's alert is, said on the other output.
 ALERTS = {Channel.PA: LoopCode.PA_LOST, Channel.HEADSET: LoopCode.HEADSET_LOST}
 
@@ -27,17 +29,16 @@ class OutputNews:
     routine speech): once that is heard, the output is back."""
 
     def __init__(
-        self, announcer: Announcer, ledger: Ledger, voiced: Callable[[int], None], pulse: Pulse,
-        log: Callable[[str], None], notice: bool = True,
-        clock: Callable[[], float] = time.monotonic,
+        self, announcer: Announcer, tell: Tell, ledger: Ledger, voiced: Callable[[int], None],
+        pulse: Pulse, log: Callable[[str], None], notice: bool = True,
     ) -> None:
-        self.announcer = announcer
+        self.announcer = announcer  # watched: which outputs are lost, which busy
+        self.tell = tell  # says utterances ahead of routine speech, then runs `done`
         self.ledger = ledger
         self.voiced = voiced  # notes an event voiced, as the loop does
         self.pulse = pulse
         self.log = log
         self.notice = notice  # a lost headset gets its neutral word on the PA
-        self.clock = clock
         self.lost: dict[str, float] = {}  # each lost channel → when its alert is next repeated
         self._returned: set[str] = set()  # channels whose score was heard (announcer threads)
 
@@ -50,7 +51,7 @@ class OutputNews:
                 self.log(f"{channel} back: the score said on it")
                 self.pulse.outputs_lost.discard(channel)
                 self.pulse.beat()
-        now = self.clock()
+        now = time.monotonic()
         failing = self.announcer.lost()
         for channel in sorted(failing - self.lost.keys()):
             self.log(f"{channel} lost: its latest utterance failed or did not finish in time")
@@ -70,29 +71,28 @@ class OutputNews:
     def _alert(self, channel: str) -> None:
         if channel == Channel.HEADSET and not self.notice:
             return
-        self.announcer.say([prompt(ALERTS[Channel(channel)])], alert=True)
+        self.tell([prompt(ALERTS[Channel(channel)])], None)
 
     def _try_score(self, channel: str) -> None:
         """The score on `channel`, ahead of routine speech; heard, the output is back. On the PA
         it stands for every event the hall missed (the catch-up summary)."""
         if channel == Channel.PA:
-            catch_up(self.ledger, _Probe(self.announcer, lambda: self._back(channel)),
+            catch_up(self.ledger, _Probe(self.tell, lambda: self._back(channel)),
                      self.voiced, summarise=True)
             return
         score = self.ledger.command(Command(Kind.SCORE))
         moved = [replace(u, channel=Channel(channel)) for u in score]
-        self.announcer.say(moved, done=lambda: self._back(channel), alert=True)
+        self.tell(moved, lambda: self._back(channel))
 
     def _back(self, channel: str) -> None:
         self._returned.add(channel)
 
 
 class _Probe:
-    """The announcer as the catch-up speaks through it: ahead of routine speech, noting when
-    something was heard."""
+    """A speaker for the catch-up: ahead of routine speech, noting when something was heard."""
 
-    def __init__(self, announcer: Announcer, heard: Callable[[], None]) -> None:
-        self.announcer = announcer
+    def __init__(self, tell: Tell, heard: Callable[[], None]) -> None:
+        self.tell = tell
         self.heard = heard
 
     def say(
@@ -104,7 +104,7 @@ class _Probe:
             if done is not None:
                 done()
 
-        self.announcer.say(utterances, done=both, alert=True)
+        self.tell(utterances, both)
 
     def close(self) -> None:
         """Nothing of its own to finish."""
