@@ -189,7 +189,6 @@ def test_the_heartbeat_is_written_again_every_few_seconds_and_says_a_failing_hea
 ):
     sound_devices.failing = {2}  # the headset's receiver is off
     loop, record = make_loop(tmp_path, korean_model)
-    loop.pulse.headset_lost = lambda: "headset" in loop.announcer.failing
     written = beats(monkeypatch)
     now = [0.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
