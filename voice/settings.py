@@ -69,6 +69,7 @@ class Settings:
     pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
     lost_notice: bool = True  # a lost headset: a short neutral word on the PA
+    say_again: str | None = None  # after audio went missing; unset: the bank's say_again prompt
     mic: str | None = None  # a device id or part of its name (`referee devices`)
     pa: str | None = None
     headset: str | None = None
@@ -170,6 +171,9 @@ KEYS = {key.name: key for key in (
     Key("lost_notice", "headset", "true or false", _flag,
         "when the headset is lost, the PA says a short neutral word (again every "
         f"{REPEAT_SECONDS:g} s until it is back)"),
+    Key("say_again", "headset", "a short text", lambda v: isinstance(v, str) and bool(v.strip()),
+        "what the headset says when audio went missing for a moment and a phrase may be lost "
+        "(unset: the phrase bank's say_again prompt)", example='"TEXT"'),
     Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's microphone (`referee devices` lists the ids)"),
     Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,

@@ -188,6 +188,16 @@ def test_audio_missing_under_the_watchdog_s_two_seconds_asks_the_referee_to_repe
     assert any(line.startswith("microphone: no audio for 1.") for line in lines)
 
 
+def test_the_hall_may_set_its_own_word_to_ask_again(tmp_path, korean_model, sound_devices):
+    loop, _ = make_loop(tmp_path, korean_model, log=[].append, say_again="πες το ξανά")
+    said = []
+    loop.announcer.say = lambda utterances, done=None, alert=False: said.extend(utterances)
+    loop.audio_gap(0.5)
+    loop.close()
+    assert [(u.code, u.text, u.channel) for u in said] == [
+        (LoopCode.SAY_AGAIN, "πες το ξανά", "headset")]
+
+
 def test_steady_audio_asks_for_nothing_again(tmp_path, korean_model, sound_devices):
     sound_devices.takes = [Take(spoken_pcm(tmp_path, ["엄마", "라디오"]))]
     sound_devices.realtime = True  # a chunk every 100 ms, as a sound card delivers them

@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
-                        notice=settings.lost_notice)
+                        notice=settings.lost_notice, say_again=settings.say_again)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too

@@ -61,6 +61,7 @@ class LiveLoop:
         echo: EchoGuard | None = None,
         log: Callable[[str], None] = log_to_stderr,
         notice: bool = True,
+        say_again: str | None = None,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
@@ -69,7 +70,7 @@ class LiveLoop:
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.log = log
         self.pulse = Pulse(ledger)
-        self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log)
+        self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log, say_again)
         # The outputs are watched when they are devices (`notice`: a lost headset's word on the PA).
         self.outputs = OutputNews(announcer, self._tell, ledger, self.voiced, self.pulse, log,
                                   notice) if isinstance(announcer, Announcer) else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from phrases.render import Utterance
@@ -23,9 +24,10 @@ class MicrophoneNews:
 
     def __init__(
         self, listener: Listener, say: Callable[[list[Utterance]], None], pulse: Pulse,
-        log: Callable[[str], None],
+        log: Callable[[str], None], say_again: str | None = None,
     ) -> None:
         self.listener = listener
+        self.say_again = say_again  # the hall's own word for the bank's SAY_AGAIN, if any
         self.say = say  # on the headset
         self.pulse = pulse
         self.log = log
@@ -53,7 +55,10 @@ class MicrophoneNews:
         have been said in it is lost, so the referee is asked to say it again."""
         self.log(f"microphone: no audio for {seconds:.2f} s; asking the referee to repeat")
         self.listener.reset()
-        self.say([prompt(LoopCode.SAY_AGAIN)])
+        asked = prompt(LoopCode.SAY_AGAIN)
+        if self.say_again is not None:
+            asked = replace(asked, text=self.say_again, display=self.say_again, pieces=())
+        self.say([asked])
 
     def back(self) -> None:
         """Tell the referee that he is heard again."""
