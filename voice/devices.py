@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from rules.errors import RefereeError
 from voice.translation import N_, reason
 
@@ -26,6 +28,10 @@ NONE_OF_KIND = {
 
 class DeviceError(RefereeError):
     """An audio device is missing or unusable; the message says which."""
+
+
+class CannotOpen(DeviceError):
+    """An audio device is there but cannot be opened; the message names it and the fault."""
 
 
 class NoDevice(DeviceError):
@@ -83,20 +89,38 @@ def find(spec: str, kind: str, role: str) -> Device:
 
 
 def play(samples: Any, rate: int, device: Device) -> None:
-    """Play int16 samples on `device`, waiting until they have been heard."""
-    backend().play(samples, rate, device=device.index, blocking=True)
+    """Play float or int16 samples on `device` through a stream of its own (sounddevice's play()
+    would stop whatever another output plays), returning once they have been played."""
+    data = np.asarray(samples)
+    if data.dtype == np.int16:
+        data = data / 32768.0
+    with backend().OutputStream(samplerate=rate, device=device.index, channels=1,
+                                dtype="float32") as stream:
+        stream.write(np.ascontiguousarray(data, np.float32))
 
 
 class DeviceOutput:
     """An output device as the announcer's `Output`: the PA or the headset."""
 
-    def __init__(self, device: Device) -> None:
+    def __init__(self, device: Device, role: str = "output") -> None:
         self.device = device
+        self.role = role  # its use, named in errors: "the PA", "the headset"
 
     @property
     def rate(self) -> int:
         """The device's own sample rate: announcements are resampled to it."""
         return round(self.device.default_rate)
+
+    def check(self) -> None:
+        """Open the device's stream and close it, unheard; DeviceError when it cannot be."""
+        sd = backend()
+        try:
+            with sd.OutputStream(samplerate=self.rate, device=self.device.index, channels=1,
+                                 dtype="float32"):
+                pass
+        except sd.PortAudioError as error:
+            raise CannotOpen(f"cannot open {self.role} {self.device.name!r} "
+                              f"(id {self.device.index}): {error}") from None
 
     def play(self, samples: Any, rate: int) -> None:
         """Play `samples`, returning once they have been played."""

@@ -19,6 +19,7 @@ from rules.state import MAX_SETS
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
+from voice.live.prompts import REPEAT_SECONDS
 from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED_VOICES
 from voice.speaking.loudness import TARGET_LUFS
 from voice.speaking.synthesis import MAX_RATE, MIN_RATE, RATE
@@ -68,6 +69,8 @@ class Settings:
     chime: bool = True  # before non-routine announcements: break, extension, winner
     pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
+    lost_notice: bool = True  # a lost headset: a short neutral word on the PA
+    say_again: str | None = None  # after audio went missing; unset: the bank's say_again prompt
     mic: str | None = None  # a device id or part of its name (`referee devices`)
     pa: str | None = None
     headset: str | None = None
@@ -178,6 +181,12 @@ KEYS = {key.name: key for key in (
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
+    Key("lost_notice", "headset", "true or false", _flag,
+        "when the headset is lost, the PA says a short neutral word (again every "
+        f"{REPEAT_SECONDS:g} s until it is back)"),
+    Key("say_again", "headset", "a short text", lambda v: isinstance(v, str) and bool(v.strip()),
+        "what the headset says when audio went missing for a moment and a phrase may be lost "
+        "(unset: the phrase bank's say_again prompt)", example='"TEXT"'),
     Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
         "the referee's microphone (`referee devices` lists the ids)"),
     Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,

@@ -85,7 +85,7 @@ def test_run_continues_a_recorded_match_voicing_what_was_never_announced(
     assert all(e.announced for e in loaded.events)
     # The lost «Παπαδόπουλος ένα», the score on resuming, then «δύο», «για τρεις», the turn
     # and «άστοχο» confirmed on the headset.
-    assert [device for device, _ in sound_devices.played] == [1, 1, 1, 1, 2, 2]
+    assert sorted(device for device, _ in sound_devices.played) == [1, 1, 1, 1, 2, 2]
 
 
 def run_args(tmp_path, korean_model_dir, *more):
@@ -186,3 +186,26 @@ def test_a_hall_s_even_sets_is_one_line_naming_the_file_and_key(referee, tmp_pat
                    "--config", hall)
     assert done.code == 2 and len(done.err.strip().splitlines()) == 1
     assert "match.sets = 4: allowed: an odd whole number from 1 to 9" in done.err
+
+
+@pytest.mark.parametrize("fault,named", [
+    ("mic", "cannot open the microphone 'USB headset mic' (id 0): Error opening RawInputStream"),
+    ("pa", "cannot open the PA 'Hall PA' (id 1): Error opening OutputStream"),
+    ("headset", "cannot open the headset 'USB headset phones' (id 2): Error opening OutputStream"),
+])
+def test_the_devices_are_opened_and_checked_before_the_model_is_loaded(
+    referee, tmp_path, sound_devices, fault, named
+):
+    if fault == "mic":
+        sound_devices.refusals = 1
+    else:
+        sound_devices.failing = {1 if fault == "pa" else 2}
+    # No model there: loaded first, it would be the error.
+    done = referee(*run_args(tmp_path, tmp_path / "no-model", "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 2 and "Traceback" not in done.err
+    error = done.err.splitlines()[-1]
+    assert error.startswith(f"referee run: error: {named}")
+    assert "check that it is plugged in" in error and "no-model" not in done.err
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        assert record.matches() == []

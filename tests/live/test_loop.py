@@ -45,8 +45,9 @@ def test_spoken_phrases_become_recorded_commands_and_announcements(
     assert all(e.announced for e in loaded.events)
     assert loaded.match.players[0].points == 2 and loaded.match.at_table == 1
     # Scores on the PA (device 1), «για τρεις» too; on the headset (device 2) the turn prompt,
-    # then «άστοχο»: the miss confirmed, since the PA said nothing of it.
-    assert [device for device, _ in sound_devices.played] == [1, 1, 1, 2, 2]
+    # then «άστοχο»: the miss confirmed, since the PA said nothing of it. (The two outputs play
+    # side by side.)
+    assert sorted(device for device, _ in sound_devices.played) == [1, 1, 1, 2, 2]
 
 
 def test_the_audio_callback_never_blocks(tmp_path, korean_model, sound_devices):
@@ -139,9 +140,9 @@ class SpokenCodes:
     def __init__(self, announcer):
         self.announcer, self.codes = announcer, []
 
-    def say(self, utterances, done=None):
+    def say(self, utterances, done=None, alert=False):
         self.codes += [u.code for u in utterances]
-        self.announcer.say(utterances, done)
+        self.announcer.say(utterances, done, alert)
 
     def close(self):
         self.announcer.close()
@@ -188,7 +189,6 @@ def test_the_heartbeat_is_written_again_every_few_seconds_and_says_a_failing_hea
 ):
     sound_devices.failing = {2}  # the headset's receiver is off
     loop, record = make_loop(tmp_path, korean_model)
-    loop.pulse.headset_lost = lambda: "headset" in loop.announcer.failing
     written = beats(monkeypatch)
     now = [0.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
@@ -419,7 +419,7 @@ def test_each_command_the_pa_does_not_voice_back_is_named_on_the_headset(
     loop.act(heard(Command(Kind.MISS)))  # the turn goes on the headset only
     loop.close()
     assert codes == [Code.SCORE, Code.TURN, LoopCode.TAKEN]
-    assert [device for device, _ in sound_devices.played] == [1, 2, 2]
+    assert sorted(device for device, _ in sound_devices.played) == [1, 2, 2]  # each on its own
 
 
 def test_confirmations_can_be_turned_off(tmp_path, korean_model, sound_devices):

@@ -17,10 +17,11 @@ def test_the_loop_codes_are_not_the_rules_codes():
     assert not {str(code) for code in LoopCode} & {str(code) for code in Code}
 
 
-def test_every_prompt_is_for_the_referee_alone():
+def test_every_prompt_is_for_the_referee_alone_but_the_lost_headset_s_neutral_word():
     for code in LoopCode:
         said = prompt(code)
-        assert said.code is code and said.channel is Channel.HEADSET
+        hall = code is LoopCode.HEADSET_LOST  # the headset is gone: said on the PA
+        assert said.code is code and said.channel is (Channel.PA if hall else Channel.HEADSET)
 
 
 def test_a_command_is_confirmed_by_its_name_or_plainly():

@@ -17,7 +17,7 @@ from voice.session import Session
 from voice.speaking.chime import NOTES_HZ
 from voice.speaking.loudness import true_peak
 from voice.speaking.synthesis import Synthesiser
-from voice.speaking.voicing import Voicing, VoicingError
+from voice.speaking.voicing import Voicing, VoicingError, kept_size
 
 HALL = 48000  # a PA device's usual rate
 SETUP = Setup("cadre-47-2", 12, ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "Jaspers"),
@@ -150,3 +150,16 @@ def test_a_setting_the_pa_cannot_use_is_refused_naming_it(
 ) -> None:
     with pytest.raises(VoicingError, match=fault):
         Voicing(speech, **setting)
+
+
+def test_a_match_s_scores_are_not_kept_and_what_repeats_fits_in_the_cache(
+    match_said: list[Utterance], speech: Synthesiser
+) -> None:
+    voicing = Voicing(speech)
+    for utterance in match_said:
+        voicing.audio(utterance, HALL)
+    info = voicing.cache_info()
+    repeating = {(u.spoken_pieces(), u.chime) for u in match_said if u.points is None}
+    assert any(u.points is not None for u in match_said)  # scores were said …
+    assert info.currsize == len(repeating) <= info.maxsize == kept_size()  # … and not kept
+    assert info.hits == sum(u.points is None for u in match_said) - len(repeating)

@@ -1,7 +1,7 @@
 """The one sound-device fake: stands in for the sounddevice module at the device boundary.
 
-Its microphone can deliver audio, stall, die (unplugged for a while), refuse to open and
-report overflows; its outputs can fail.
+Its microphone can deliver audio, stall, pause, die (unplugged for a while), refuse to open and
+report overflows; its outputs can fail or hang.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class Take:
     end: str = "stall"
     away: float = 0.0
     overflow_at: tuple[int, ...] = ()
+    pause_at: int | None = None  # before this chunk, nothing comes for `pause` seconds
+    pause: float = 0.0
 
 
 class FakeSoundDevice:
@@ -51,6 +53,8 @@ class FakeSoundDevice:
         self.played: list[tuple[int, int]] = []  # (device index, samples)
         self.started: list[tuple[int, float]] = []  # (device index, time.monotonic()) of each
         self.failing: set[int] = set()  # output devices whose play raises
+        self.hanging: set[int] = set()  # output devices whose play blocks until `released`
+        self.released = threading.Event()
         self.opens: list[float] = []  # time.monotonic() of each successful open
         self.echo = 0.0  # the PA's sound reaching the mic, as a fraction of its samples
         self.streams: list[FakeStream] = []
@@ -74,9 +78,17 @@ class FakeSoundDevice:
             self.streams[-1].mix(self.echo * resample(np.asarray(samples, np.float32), rate,
                                                       TARGET_RATE))
         self.started.append((device, time.monotonic()))
+        if device in self.hanging:
+            self.released.wait()
         if self.realtime:
             time.sleep(len(samples) / rate)
         self.played.append((device, len(samples)))
+
+    def OutputStream(self, samplerate, device, channels, dtype):
+        assert channels == 1 and dtype == "float32"
+        if device in self.failing:
+            raise PortAudioError(f"Error opening OutputStream: device {device} unavailable")
+        return FakeOutput(self, samplerate, device)
 
     def RawInputStream(self, samplerate, blocksize, channels, dtype, device, callback):
         assert (samplerate, channels, dtype, device) == (TARGET_RATE, 1, "int16", 0)
@@ -94,6 +106,23 @@ class FakeSoundDevice:
         self.finished.set()
         if self.signal_at_end is not None:
             _thread.interrupt_main(self.signal_at_end)
+
+
+class FakeOutput:
+    """An output stream: what is written to it is played as `play` plays it."""
+
+    def __init__(self, fake, rate, device):
+        self.fake, self.rate, self.device = fake, rate, device
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def write(self, samples):
+        assert samples.dtype == np.float32 and samples.ndim == 1
+        self.fake.play(samples, self.rate, self.device, blocking=True)
 
 
 class FakeStream:
@@ -121,6 +150,8 @@ class FakeStream:
         for number, start in enumerate(range(0, len(self.audio), self.step // 2)):
             if self.closed:
                 return
+            if number == self.take.pause_at:
+                time.sleep(self.take.pause)
             began = time.perf_counter()
             status = SimpleNamespace(input_overflow=number in self.take.overflow_at)
             with self.lock:
@@ -138,6 +169,8 @@ class FakeStream:
             self.fake._finish()
 
     def close(self):
+        if not hasattr(self, "thread"):  # opened to check, never started: its take is still to come
+            self.fake.takes.insert(0, self.take)
         self.closed = True
         if not self.active and self.take.end == "die":
             raise PortAudioError("Error stopping stream: Unanticipated host error")

@@ -28,9 +28,8 @@ from voice.cli import (
     understand,
 )
 from voice.cli.arguments import Parser, one_line
-from voice.devices import NoDevice
+from voice.devices import CannotOpen, NoDevice
 from voice.hearing.fetch import NoRoom
-from voice.hearing.microphone import MicrophoneError
 from voice.hearing.model import ModelError
 from voice.hearing.profile import ProfileError
 from voice.live.transcript import TranscriptError
@@ -60,7 +59,7 @@ FIXES: dict[type[RefereeError], str] = {
                           "shows each inning's points"),
     ModelError: N_("download vosk-model-el-gr-0.7 and unpack it into models/ "
                    "(see models/README.md), or run `referee model fetch`"),
-    MicrophoneError: N_("check that it is plugged in and no other program holds it "
+    CannotOpen: N_("check that it is plugged in and no other program holds it "
                          "(`referee devices` lists the devices), then start again"),
     SettingsError: N_("mend it, or see every key and what it allows in the file "
                       "`referee config init --config NEW.toml` writes"),

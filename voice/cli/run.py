@@ -81,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
                             "{option}"), option=given[0])
     mic = find_device(settings.mic, "mic", "input")
     outputs = {
-        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output")),
-        "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output")),
+        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), "the PA"),
+        "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output"),
+                                        "the headset"),
     }
     stop = threading.Event()  # the loop ends between chunks and finishes its speech
     with (
@@ -93,15 +94,19 @@ def run(args: argparse.Namespace) -> int:
         record.check_writable()  # before listening: a phrase must be recordable
         rules = record.setup(args.match)[1] if setup is None else setup
         vocabulary = Vocabulary(rules.players, rules.rules, rules.spoken)
-        listener = start_listener(
-            args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
-        )
         from voice.speaking.synthesis import Synthesiser
         from voice.speaking.voicing import Voicing
 
-        # The voice and the microphone before the match: either failing, no match is created.
+        # The voice and the devices before the model's long load and the match: any of them
+        # failing, it stops at once and no match is created.
         speech = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
+        for output in outputs.values():
+            output.check()
         microphone = Microphone(mic)
+        microphone.check()
+        listener = start_listener(
+            args.model, vocabulary, table, settings, profile, early=args.early, prog="referee run",
+        )
         microphone.open()
         match_id = args.match if setup is None else record.create_match(rules)
         ledger = LiveLedger(record, match_id, log_to_stderr)
@@ -110,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
-                        headset_lost=lambda: "headset" in announcer.failing)
+                        notice=settings.lost_notice, say_again=settings.say_again)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too

@@ -1,7 +1,8 @@
 """The microphone: 16 kHz mono captured from a sound device, chunk by chunk, watched over.
 
 A stream that stops delivering (no audio for `stall_seconds`, inactive, or raising) is closed
-and the device is reopened by its name, with backoff, until it is heard again.
+and the device is reopened by its name, with backoff, until it is heard again. Audio missing
+for a shorter while (GAP_SECONDS or more between chunks) is reported as a gap.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE
 from voice.translation import N_, Foreign
 
 STALL_SECONDS = 2.0  # no audio for this long: the microphone is lost
+GAP_SECONDS = 0.3  # audio missing this long beyond a chunk's own length may have held a word
 BACKOFF_SECONDS = (0.25, 0.5, 1.0)  # waits between attempts to reopen it, the last repeated
 
 
-class MicrophoneError(devices.DeviceError):
+class MicrophoneError(devices.CannotOpen):
     """The microphone cannot be opened; the message names the device and the fault."""
 
     def __init__(self, device: devices.Device, fault: object) -> None:
@@ -37,6 +39,9 @@ class Health(Protocol):
 
     def microphone_back(self) -> None:
         """Audio comes in again after a loss."""
+
+    def audio_gap(self, seconds: float) -> None:
+        """Audio went missing for `seconds`, less than the watchdog's stall, and came back."""
 
     def overflowed(self, total: int) -> None:
         """The sound card dropped audio; `total` overflows since the start."""
@@ -57,30 +62,49 @@ class Microphone:
         self.backoff = backoff
         self.clock = clock
         self.overflows = 0  # input overflows the sound card reported, since the start
-        self._chunks: queue.Queue[bytes] = queue.Queue()
+        self._chunks: queue.Queue[bytes | float] = queue.Queue()  # audio, or a gap's seconds
         self._stream: Any = None
         self._heard_at = 0.0  # when the last chunk came in (clock seconds)
         self._lost = False  # the microphone was lost and has not been heard since
         self._reported = 0  # the overflows `Health` was told of
+        self._called_at: float | None = None  # when the stream's latest callback ran
 
     def open(self) -> None:
         """Open and start the input stream; MicrophoneError when it cannot be."""
-        sd = devices.backend()
 
         def callback(indata: Any, frames: int, at: Any, status: Any) -> None:
             if status is not None and status.input_overflow:
                 self.overflows += 1
+            now = time.monotonic()
+            if self._called_at is not None:
+                missing = now - self._called_at - frames / TARGET_RATE
+                if missing >= GAP_SECONDS:
+                    self._chunks.put_nowait(missing)
+            self._called_at = now
             self._chunks.put_nowait(bytes(indata))
 
+        self._called_at = None
+        stream = self._opened(callback)
         try:
-            stream = sd.RawInputStream(
+            stream.start()
+        except devices.backend().PortAudioError as error:
+            raise MicrophoneError(self.device, error) from None
+        self._stream = stream
+
+    def check(self) -> None:
+        """Open the input stream and close it unstarted; MicrophoneError when it cannot be."""
+        self._opened(lambda *args: None).close()
+
+    def _opened(self, callback: Callable[..., None]) -> Any:
+        """An input stream of the device, not started; MicrophoneError when it cannot be."""
+        sd = devices.backend()
+        try:
+            return sd.RawInputStream(
                 samplerate=TARGET_RATE, blocksize=TARGET_RATE * CHUNK_MS // 1000, channels=1,
                 dtype="int16", device=self.device.index, callback=callback,
             )
-            stream.start()
         except sd.PortAudioError as error:
             raise MicrophoneError(self.device, error) from None
-        self._stream = stream
 
     def close(self) -> None:
         """Stop and close the stream, ignoring the errors of a device already gone."""
@@ -131,8 +155,14 @@ class Microphone:
         finally:
             self.close()
 
-    def _take(self, chunk: bytes, on_audio: Callable[[bytes], object], health: Health) -> None:
-        """Pass one chunk on; tell `health` that the microphone is back, or dropped audio."""
+    def _take(
+        self, chunk: bytes | float, on_audio: Callable[[bytes], object], health: Health,
+    ) -> None:
+        """Pass one chunk on; tell `health` that the microphone is back, or dropped audio, or
+        (a number in place of a chunk) had a gap of that many seconds."""
+        if isinstance(chunk, float):
+            health.audio_gap(chunk)
+            return
         self._heard_at = self.clock()
         if self._lost:
             self._lost = False

@@ -57,6 +57,9 @@ class _Take:
     def microphone_back(self) -> None:
         """Not reached: a take stops at the first loss."""
 
+    def audio_gap(self, seconds: float) -> None:
+        self.fault = f"no audio came for {seconds:.1f} s"
+
     def overflowed(self, total: int) -> None:
         self.fault = RecordingError(N_("the sound card dropped audio"))
 

@@ -12,17 +12,21 @@ from phrases.bank import Channel
 from phrases.render import Utterance, render
 from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
+from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
 from voice.live.microphone_news import MicrophoneNews
+from voice.live.output_news import OutputNews
 from voice.live.prompts import confirmation
 from voice.live.pulse import Pulse
 from voice.live.record_news import RecordNews
 from voice.live.ticker import Ticker
 from voice.match_record.ledger import LiveLedger
-from voice.speaking.announcer import Speaker
+from voice.speaking.announcer import Announcer, Speaker
 
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.listener import Heard, Listener
+
+BACKLOG_MAX = 3  # routine batches waiting on one output: more are said as the current state
 
 
 def log_to_stderr(line: str) -> None:
@@ -40,8 +44,10 @@ class LiveLoop:
 
     Runs on one thread and never waits for the record: the ledger's writer records on its own.
     Its other jobs have parts with names: the heartbeat (Pulse), the microphone's faults
-    (MicrophoneNews), how recording goes (RecordNews) and the clock (Ticker); a
-    fault of the record or the microphone is told on the headset and logged, never fatal.
+    (MicrophoneNews), the outputs' (OutputNews), how recording goes (RecordNews) and the clock
+    (Ticker); a fault of the record, the microphone or an output is told and logged, never
+    fatal. What the loop tells of its own health, refusals and "not understood" go ahead of
+    routine announcements, and a routine backlog is said as the current state.
     """
 
     def __init__(
@@ -54,7 +60,8 @@ class LiveLoop:
         confirm: bool = True,
         echo: EchoGuard | None = None,
         log: Callable[[str], None] = log_to_stderr,
-        headset_lost: Callable[[], bool] = lambda: False,
+        notice: bool = True,
+        say_again: str | None = None,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
@@ -62,8 +69,11 @@ class LiveLoop:
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.log = log
-        self.pulse = Pulse(ledger, headset_lost)
-        self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log)
+        self.pulse = Pulse(ledger)
+        self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log, say_again)
+        # The outputs are watched when they are devices (`notice`: a lost headset's word on the PA).
+        self.outputs = OutputNews(announcer, self._tell, ledger, self.voiced, self.pulse, log,
+                                  notice) if isinstance(announcer, Announcer) else None
         self.record_news = RecordNews(ledger, self._tell, log)
         self.ticker = Ticker(ledger, clock)
         self._early_taken = False  # the early commit in progress was accepted by the rules
@@ -87,7 +97,7 @@ class LiveLoop:
             self._take(Command(Kind.UNDO))
         self._early_taken = False
         if heard.command is None:
-            self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))])
+            self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
             return
         echoed = None if self.echo is None else self.echo.echoed(heard.command, time.monotonic())
         if echoed is not None:
@@ -97,9 +107,13 @@ class LiveLoop:
         self._early_taken = heard.early and accepted
 
     def idle(self) -> None:
-        """Between chunks: keep the heartbeat, follow the record, tell the referee how recording
-        goes, and run the clock (the break of Article 5, the warm-up, the shot clock)."""
+        """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the
+        referee how recording goes, and run the clock (the break of Article 5, the warm-up, the
+        shot clock)."""
         self.pulse.beat()
+        self.microphone.repeat()
+        if self.outputs is not None:
+            self.outputs.watch()
         self.record_news.follow(self._run_clock)
         self.record_news.tell()
 
@@ -127,6 +141,10 @@ class LiveLoop:
         """Tell the referee that he is heard again."""
         self.microphone.back()
 
+    def audio_gap(self, seconds: float) -> None:
+        """Ask the referee to say again what audio missing for `seconds` may have held."""
+        self.microphone.gap(seconds)
+
     def overflowed(self, total: int) -> None:
         """Count the audio the sound card dropped; log it now and then."""
         self.microphone.overflowed(total)
@@ -137,9 +155,9 @@ class LiveLoop:
         if tick is not None:
             self._take(tick)
 
-    def _tell(self, utterances: list[Utterance]) -> None:
-        """Say what the loop's parts tell the referee, through the announcer in use."""
-        self.announcer.say(utterances)
+    def _tell(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
+        """Say what the loop's parts tell, ahead of routine announcements; then `done`."""
+        self.announcer.say(utterances, done, alert=True)
 
     def _take(self, command: Command) -> bool:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""
@@ -147,6 +165,12 @@ class LiveLoop:
         seq = self.ledger.written
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(confirmation(command))
+        refused = any(u.code is Code.REFUSED for u in utterances)
+        if not refused and self.outputs is not None and (
+                self.outputs.announcer.backlog() > BACKLOG_MAX):
+            self.outputs.announcer.drop_routine()  # their events stay unvoiced: caught up now
+            catch_up(self.ledger, self.announcer, self.voiced, summarise=True)
+            return seq is not None
         done = None if seq is None else (lambda: self.voiced(seq))
-        self.announcer.say(utterances, done=done)
+        self.announcer.say(utterances, done=done, alert=refused)
         return seq is not None

@@ -7,6 +7,8 @@ from enum import StrEnum
 from phrases.render import Prompt, Utterance, render
 from rules.command import Command, Kind
 
+REPEAT_SECONDS = 20.0  # a lost device's alert is said again this often until it is back
+
 
 class LoopCode(StrEnum):
     """What the loop tells the referee of its own health; each a key of the bank's [prompts]."""
@@ -18,6 +20,9 @@ class LoopCode(StrEnum):
     RECORD_WRITTEN_BACK = "record_written_back"  # the record's file vanished and was written back
     MIC_LOST = "mic_lost"  # the microphone stopped delivering audio
     MIC_BACK = "mic_back"  # … and is heard again
+    PA_LOST = "pa_lost"  # the PA's output failed or hung (said on the headset)
+    HEADSET_LOST = "headset_lost"  # the headset's output failed or hung: a neutral word on the PA
+    SAY_AGAIN = "say_again"  # audio went missing while the referee may have spoken
 
 
 # The commands the confirmation («taken») names; any other is confirmed plainly.

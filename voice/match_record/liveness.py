@@ -11,6 +11,7 @@ class Liveness(StrEnum):
 
     LISTENING = "listening"
     MIC_LOST = "mic_lost"
+    PA_LOST = "pa_lost"
     HEADSET_LOST = "headset_lost"
     STOPPED = "stopped"
 

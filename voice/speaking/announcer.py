@@ -1,15 +1,15 @@
-"""The single announcer thread: utterances are spoken in order, one at a time, on their output."""
+"""The announcer: one thread per output, each speaking its utterances in order, alerts first,
+each play watched against its deadline."""
 
 from __future__ import annotations
 
 import math
-import queue
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -17,6 +17,8 @@ import numpy as np
 from phrases.render import Utterance
 
 PA_KEPT = 16  # how many of the latest PA utterances are kept for the echo guard
+FAILURES_KEPT = 32  # how many of the latest failures are kept for the log and the tests
+DEADLINE_SLACK = 2.0  # seconds: a play not over this long after its length marks its output lost
 
 
 class Output(Protocol):
@@ -40,8 +42,12 @@ class Voice(Protocol):
 class Speaker(Protocol):
     """What voices utterances: the live `Announcer`, or a printer of text lines."""
 
-    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
-        """Voice `utterances`; `done` runs once they all have been."""
+    def say(
+        self, utterances: list[Utterance], done: Callable[[], None] | None = None,
+        alert: bool = False,
+    ) -> None:
+        """Voice `utterances`, ahead of routine ones when `alert`; `done` runs once they all
+        have been."""
 
     def close(self) -> None:
         """Finish what is queued."""
@@ -59,53 +65,185 @@ class Played:
 
 @dataclass
 class _Batch:
-    utterances: list[Utterance]
+    """Utterances queued together; `done` runs once each output has played its part of them."""
+
     done: Callable[[], None] | None
+    parts: int
+    spoken: bool = True
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def finished(self, spoken: bool) -> None:
+        with self.lock:
+            self.parts -= 1
+            self.spoken = self.spoken and spoken
+            last = self.parts == 0
+        if last and self.spoken and self.done is not None:
+            self.done()
+
+
+@dataclass
+class _Part:
+    """One batch's utterances for one output."""
+
+    batch: _Batch
+    utterances: list[Utterance]
+    alert: bool
 
 
 class Announcer:
-    """Speaks queued utterances on their channel's output, never reordering or cutting one."""
+    """Speaks queued utterances, each on its channel's output: every output has its own thread,
+    so a slow or hung one never holds up the other. On each output, alerts go before routine
+    utterances; none is cut or reordered otherwise. An output whose play fails or overruns its
+    deadline is `lost()` until a play on it succeeds."""
 
     def __init__(self, voice: Voice, outputs: Mapping[str, Output]) -> None:
         self._voice = voice
-        self._outputs = outputs
-        self._queue: queue.Queue[_Batch | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
-        self.failures: list[str] = []
-        self.failing: set[str] = set()  # the channels whose latest utterance could not be played
+        self.failures: deque[str] = deque(maxlen=FAILURES_KEPT)
         self.on_pa: deque[Played] = deque(maxlen=PA_KEPT)  # the latest PA utterances, in order
-        self._thread.start()
+        self._lanes = {channel: _Lane(self, channel, output) for channel, output in outputs.items()}
 
-    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
-        """Queue utterances (never blocks); `done` runs once every one of them has been played."""
-        self._queue.put(_Batch(list(utterances), done))
+    def say(
+        self, utterances: list[Utterance], done: Callable[[], None] | None = None,
+        alert: bool = False,
+    ) -> None:
+        """Queue utterances (never blocks), ahead of routine ones when `alert`; `done` runs once
+        every one of them has been played."""
+        channels = list(dict.fromkeys(u.channel for u in utterances))
+        batch = _Batch(done, len(channels))
+        if not channels and done is not None:
+            done()
+        for channel in channels:
+            part = _Part(batch, [u for u in utterances if u.channel == channel], alert)
+            lane = self._lanes.get(channel)
+            if lane is None:
+                self._failed(part.utterances[0], f"no output for the channel {channel!r}")
+                batch.finished(False)
+            else:
+                lane.put(part)
+
+    def backlog(self) -> int:
+        """The most routine batches waiting on any one output."""
+        return max((lane.routine() for lane in self._lanes.values()), default=0)
+
+    def drop_routine(self) -> None:
+        """Drop every routine utterance still waiting (their batches' `done` never runs)."""
+        for lane in self._lanes.values():
+            lane.drop_routine()
+
+    def lost(self) -> frozenset[str]:
+        """The channels whose latest play failed, or whose play in progress is past its
+        deadline."""
+        now = time.monotonic()
+        return frozenset(channel for channel, lane in self._lanes.items() if lane.lost(now))
+
+    def busy(self, channel: str) -> bool:
+        """Whether the output of `channel` is playing or has utterances waiting."""
+        lane = self._lanes.get(channel)
+        return lane is not None and lane.busy()
 
     def close(self) -> None:
-        """Speak whatever is queued, then stop the thread."""
-        self._queue.put(None)  # the end
-        self._thread.join()
+        """Speak whatever is queued, then stop the threads (a hung output is not waited for)."""
+        for lane in self._lanes.values():
+            lane.put(None)
+        for lane in self._lanes.values():
+            lane.join()
+
+    def _play(self, channel: str, output: Output, utterance: Utterance,
+              started: Callable[[float], None]) -> None:
+        """Play one utterance; `started(deadline)` is told when it will be overdue."""
+        samples = self._voice.audio(utterance, output.rate)
+        started(time.monotonic() + len(samples) / output.rate + DEADLINE_SLACK)
+        if channel == "pa":
+            self.on_pa.append(Played(utterance.text, time.monotonic(), math.inf))
+        try:
+            output.play(samples, output.rate)
+        finally:
+            if channel == "pa":
+                self.on_pa[-1] = replace(self.on_pa[-1], ended=time.monotonic())
+
+    def _failed(self, utterance: Utterance, error: object) -> None:
+        self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
+        sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")
+
+
+class _Lane:
+    """One output's queue and thread: alerts first, then routine parts in order."""
+
+    def __init__(self, announcer: Announcer, channel: str, output: Output) -> None:
+        self.announcer = announcer
+        self.channel = channel
+        self.output = output
+        self._parts: deque[_Part | None] = deque()
+        self._ready = threading.Condition()
+        self._deadline: float | None = None  # of the play in progress
+        self._failing = False  # the latest play failed
+        self._working = False  # a part is taken off the queue and not yet played
+        self._thread = threading.Thread(target=self._run, name=f"announcer-{channel}",
+                                        daemon=True)
+        self._thread.start()
+
+    def put(self, part: _Part | None) -> None:
+        with self._ready:
+            if part is not None and part.alert:
+                waiting = [p for p in self._parts if p is not None and p.alert]
+                self._parts.insert(len(waiting), part)
+            else:
+                self._parts.append(part)
+            self._ready.notify()
+
+    def routine(self) -> int:
+        with self._ready:
+            return sum(1 for p in self._parts if p is not None and not p.alert)
+
+    def drop_routine(self) -> None:
+        with self._ready:
+            dropped = [p for p in self._parts if p is not None and not p.alert]
+            self._parts = deque(p for p in self._parts if p is None or p.alert)
+        for part in dropped:
+            part.batch.finished(False)
+
+    def lost(self, now: float) -> bool:
+        return self._failing or self.hung(now)
+
+    def hung(self, now: float) -> bool:
+        deadline = self._deadline
+        return deadline is not None and now > deadline
+
+    def busy(self) -> bool:
+        with self._ready:
+            return bool(self._parts) or self._working
+
+    def join(self) -> None:
+        """Wait until the thread ends, unless its play in progress is past its deadline."""
+        while self._thread.is_alive() and not self.hung(time.monotonic()):
+            self._thread.join(timeout=0.05)
+
+    def _next(self) -> _Part | None:
+        with self._ready:
+            while not self._parts:
+                self._ready.wait()
+            part = self._parts.popleft()
+            self._working = part is not None
+            return part
 
     def _run(self) -> None:
-        while (batch := self._queue.get()) is not None:
-            spoken = all([self._speak(u) for u in batch.utterances])
-            if spoken and batch.done is not None:
-                batch.done()
+        while (part := self._next()) is not None:
+            spoken = all([self._speak(u) for u in part.utterances])
+            part.batch.finished(spoken)  # before it is free: a probe heard is known by then
+            with self._ready:
+                self._working = False
 
     def _speak(self, utterance: Utterance) -> bool:
         try:
-            output = self._outputs[utterance.channel]
-            samples = self._voice.audio(utterance, output.rate)
-            if utterance.channel == "pa":
-                self.on_pa.append(Played(utterance.text, time.monotonic(), math.inf))
-            try:
-                output.play(samples, output.rate)
-            finally:
-                if utterance.channel == "pa":
-                    self.on_pa[-1] = replace(self.on_pa[-1], ended=time.monotonic())
+            self.announcer._play(self.channel, self.output, utterance, self._started)
         except Exception as error:  # a failed output must not stop the announcements
-            self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
-            self.failing.add(utterance.channel)
-            sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")
+            self._failing = True
+            self.announcer._failed(utterance, error)
             return False
-        self.failing.discard(utterance.channel)
+        finally:
+            self._deadline = None
+        self._failing = False
         return True
+
+    def _started(self, deadline: float) -> None:
+        self._deadline = deadline

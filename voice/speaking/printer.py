@@ -51,8 +51,11 @@ class Printer:
             wav_dir.mkdir(parents=True, exist_ok=True)
             self.voicing = Voicing(Synthesiser())
 
-    def say(self, utterances: list[Utterance], done: Callable[[], None] | None = None) -> None:
-        """Write (and render) each utterance and flush; then `done`: it has been said."""
+    def say(
+        self, utterances: list[Utterance], done: Callable[[], None] | None = None,
+        alert: bool = False,
+    ) -> None:
+        """Write (and render) each utterance and flush, alerts too, in order; then `done`."""
         for utterance in utterances:
             line = utterance_json(utterance) if self.jsonl else display_line(utterance)
             self.out.write(line + "\n")

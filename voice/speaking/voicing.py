@@ -8,6 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
+from phrases.bank import bank
 from phrases.render import Utterance
 from rules.errors import RefereeError
 from voice.audio_signal import resample
@@ -18,7 +19,13 @@ from voice.translation import N_
 PAUSE_MS = 250  # the silence between surname and number (a {pause} in the phrase bank)
 MAX_PAUSE_MS = 2000
 MIN_TARGET, MAX_TARGET = -40.0, -10.0  # LUFS: from a quiet room to a loud hall
-CACHE_SIZE = 256  # utterances whose finished audio is kept, as the synthesiser keeps texts
+
+
+def kept_size() -> int:
+    """How many voiced utterances are kept: one per entry of the bank, the texts that repeat
+    (about 120, from a few kB to half a megabyte each at 48 kHz)."""
+    phrases = bank()
+    return len(phrases.templates) + len(phrases.prompts)
 
 
 class Speech(Protocol):
@@ -38,7 +45,7 @@ class Voicing:
 
     def __init__(
         self, speech: Speech, pause_ms: int = PAUSE_MS, chime: bool = True,
-        target: float = TARGET_LUFS, ceiling: float = PEAK_DBTP, cache: int = CACHE_SIZE,
+        target: float = TARGET_LUFS, ceiling: float = PEAK_DBTP, cache: int | None = None,
     ) -> None:
         if not 0 <= pause_ms <= MAX_PAUSE_MS:
             raise VoicingError(N_("the pause must be 0 to {most} ms, not {pause_ms}"),
@@ -54,11 +61,20 @@ class Voicing:
         self.chime = chime
         self.target = target
         self.ceiling = ceiling
-        self._kept = functools.lru_cache(maxsize=cache)(self._fresh)
+        self._kept = functools.lru_cache(maxsize=kept_size() if cache is None else cache)(
+            self._fresh)
 
     def audio(self, utterance: Utterance, rate: int) -> np.ndarray:
-        """The utterance at `rate` samples per second: float32, read-only (it may be kept)."""
-        return self._kept(utterance.spoken_pieces(), self.chime and utterance.chime, rate)
+        """The utterance at `rate` samples per second: float32, read-only (it may be kept).
+
+        One that says points (a score) is not kept: its text hardly ever comes again, while its
+        pieces, the names and the numbers, stay in the synthesiser's cache."""
+        voiced = self._kept if utterance.points is None else self._fresh
+        return voiced(utterance.spoken_pieces(), self.chime and utterance.chime, rate)
+
+    def cache_info(self) -> functools._CacheInfo:
+        """How many utterances are kept (currsize, at most maxsize), and how often one was."""
+        return self._kept.cache_info()
 
     def _fresh(self, pieces: tuple[str, ...], chimed: bool, rate: int) -> np.ndarray:
         said = [self.speech.render(piece) for piece in pieces]

@@ -43,6 +43,7 @@ const SILENT_AFTER = 15000;  // ms: an older heartbeat of a loop not stopped say
 const HEARD = {
   listening: "ακούει",
   mic_lost: "χάθηκε το μικρόφωνο",
+  pa_lost: "χάθηκαν τα μεγάφωνα",
   headset_lost: "χάθηκαν τα ακουστικά",
   stopped: "σταμάτησε",
 };

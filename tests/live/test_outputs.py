@@ -1,0 +1,209 @@
+"""The live loop's alerts and outputs on the sound-device fake: alerts first whatever is queued,
+a failed or hung PA or headset told and watched until it is back, short gaps, repeated alerts."""
+
+import time
+
+import pytest
+
+from rules.announcement import Code
+from rules.command import Command, Kind
+from tests.live.test_loop import beats, heard, listen, spied
+from tests.support.korean import spoken_pcm
+from tests.support.live import make_loop
+from tests.support.sound import Take
+from voice.live.prompts import REPEAT_SECONDS, LoopCode
+from voice.speaking import announcer as announcing
+
+PA, HEADSET = 1, 2  # the fake's output devices
+
+
+def starts(sound_devices, device, after=0.0):
+    """When each play on `device` started, from `after` on."""
+    return [at for played, at in sound_devices.started if played == device and at >= after]
+
+
+def settle(loop, seconds=0.3):
+    """Run the loop's idle work for a while, as between chunks (the clock may be frozen)."""
+    for _ in range(round(seconds / 0.02)):
+        loop.idle()
+        time.sleep(0.02)
+
+
+def test_an_alert_starts_within_a_second_of_the_fault_whatever_is_queued(
+    tmp_path, korean_model, sound_devices
+):
+    sound_devices.realtime = True  # each announcement takes its length to play
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    codes = spied(loop)
+    for kind in [Kind.POINT, Kind.MISS] * 5:  # ten commands in a second: both outputs busy
+        loop.act(heard(Command(kind)))
+    fault = time.monotonic()
+    loop.microphone_lost("no audio for 2 s")
+    loop.idle()
+    settle(loop, 1.2)
+    assert starts(sound_devices, HEADSET, after=fault)[0] - fault <= 1.0
+    assert codes.count(LoopCode.MIC_LOST) == 1
+    loop.close()
+    # The routine backlog was said as the current state, not event by event …
+    assert len(starts(sound_devices, PA)) < 10
+    # … and every event stands voiced by it.
+    assert all(e.announced for e in record.load(1).events)
+    assert loop.ledger.unannounced() == []
+
+
+def test_not_understood_and_refusals_go_before_routine_speech(
+    tmp_path, korean_model, sound_devices
+):
+    loop, _ = make_loop(tmp_path, korean_model, log=[].append)
+    queued = []
+    loop.announcer.say = lambda utterances, done=None, alert=False: queued.append(
+        ([u.code for u in utterances], alert))
+    loop.act(heard(None))
+    loop.act(heard(Command(Kind.RESPOT)))  # refused: no balls touching
+    loop.act(heard(Command(Kind.POINT)))
+    assert queued == [([Code.NOT_UNDERSTOOD], True), ([Code.REFUSED], True),
+                      ([Code.SCORE], False)]
+    loop.close()
+
+
+@pytest.mark.parametrize("device,channel,state,alert_on", [
+    (PA, "pa", "pa_lost", HEADSET), (HEADSET, "headset", "headset_lost", PA)])
+def test_a_failing_output_is_told_at_once_on_the_other_and_in_the_heartbeat(
+    tmp_path, korean_model, sound_devices, monkeypatch, device, channel, state, alert_on
+):
+    sound_devices.failing = {device}
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    codes, written = spied(loop), beats(monkeypatch)
+    loop.act(heard(Command(Kind.POINT)))  # the score on the PA
+    loop.act(heard(Command(Kind.MISS)))  # the turn and «άστοχο» on the headset
+    settle(loop)
+    alert = LoopCode.PA_LOST if channel == "pa" else LoopCode.HEADSET_LOST
+    assert codes.count(alert) == 1 and state in written
+    assert starts(sound_devices, alert_on)  # the alert played on the other output
+    assert loop.pulse.liveness() == state
+    loop.close()
+
+
+def test_a_lost_headset_s_word_on_the_pa_can_be_turned_off(
+    tmp_path, korean_model, sound_devices
+):
+    sound_devices.failing = {HEADSET}
+    loop, _ = make_loop(tmp_path, korean_model, log=[].append, notice=False)
+    codes = spied(loop)
+    loop.act(heard(Command(Kind.MISS)))
+    settle(loop)
+    assert loop.pulse.liveness() == "headset_lost" and LoopCode.HEADSET_LOST not in codes
+    loop.close()
+    assert starts(sound_devices, PA) == []
+
+
+@pytest.mark.parametrize("device,channel,state", [
+    (PA, "pa", "pa_lost"), (HEADSET, "headset", "headset_lost")])
+def test_a_hung_output_is_lost_past_its_length_and_back_once_it_plays(
+    tmp_path, korean_model, sound_devices, monkeypatch, device, channel, state
+):
+    monkeypatch.setattr(announcing, "DEADLINE_SLACK", 0.3)
+    sound_devices.hanging = {device}
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    loop.act(heard(Command(Kind.POINT)))
+    loop.act(heard(Command(Kind.MISS)))
+    settle(loop, 0.5)
+    assert loop.pulse.liveness() == "listening"  # within its length and the slack
+    settle(loop, 3.5)  # an announcement is under 3 s long
+    assert loop.pulse.liveness() == state
+    assert any(line.startswith(f"{channel} lost") for line in lines)
+    hung = len(starts(sound_devices, device))
+    sound_devices.released.set()  # the device plays again
+    settle(loop, 1.0)
+    assert loop.pulse.liveness() == "listening"
+    assert f"{channel} back: the score said on it" in lines
+    loop.close()
+    # Back, it said the score once (on the PA: for the events the hall missed).
+    assert codes.count(Code.REPEAT_SCORE) == 1 and len(starts(sound_devices, device)) > hung
+    assert all(e.announced for e in record.load(1).events)
+
+
+def test_a_pa_lost_and_back_says_the_score_once_and_its_alert_every_20_s_until_then(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    sound_devices.failing = {PA}
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    loop.act(heard(Command(Kind.POINT)))
+    loop.act(heard(Command(Kind.POINT)))
+    settle(loop)
+    assert codes.count(LoopCode.PA_LOST) == 1
+    settle(loop)
+    assert codes.count(LoopCode.PA_LOST) == 1  # not at every chunk
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + REPEAT_SECONDS)
+    settle(loop)
+    assert codes.count(LoopCode.PA_LOST) == 2  # repeated 20 s on
+    assert not any(e.announced for e in record.load(1).events)  # the hall heard nothing
+    sound_devices.failing = set()  # the amplifier is on again
+    monkeypatch.setattr(time, "monotonic", lambda: now + 2 * REPEAT_SECONDS)
+    played = len(starts(sound_devices, PA))
+    settle(loop)
+    assert loop.pulse.liveness() == "listening" and "pa back: the score said on it" in lines
+    settle(loop)
+    loop.close()
+    assert len(starts(sound_devices, PA)) == played + 1  # the score, once
+    assert codes.count(LoopCode.PA_LOST) == 3  # the last repeat went before it came back
+    assert all(e.announced for e in record.load(1).events)
+
+
+def test_a_long_microphone_outage_is_told_again_every_20_s(
+    tmp_path, korean_model, sound_devices, monkeypatch
+):
+    loop, _ = make_loop(tmp_path, korean_model, log=[].append)
+    codes = spied(loop)
+    loop.microphone_lost("no audio for 2 s")
+    now = time.monotonic()
+    for seconds in range(0, 61, 5):  # a minute without the microphone
+        monkeypatch.setattr(time, "monotonic", lambda s=seconds: now + s)
+        loop.idle()
+    assert codes.count(LoopCode.MIC_LOST) == 4  # at 0, 20, 40 and 60 s
+    loop.microphone_back()
+    monkeypatch.setattr(time, "monotonic", lambda: now + 90)
+    loop.idle()
+    loop.close()
+    assert codes.count(LoopCode.MIC_LOST) == 4 and codes[-1] == LoopCode.MIC_BACK
+
+
+def test_audio_missing_under_the_watchdog_s_two_seconds_asks_the_referee_to_repeat(
+    tmp_path, korean_model, sound_devices
+):
+    pcm = spoken_pcm(tmp_path, ["엄마", "라디오"], gap=1.0)
+    middle = len(pcm) // 2 // 3200  # the chunk (100 ms) in the middle of the take
+    sound_devices.takes = [Take(pcm, pause_at=middle, pause=1.2)]
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    listen(loop, sound_devices)
+    loop.close()
+    assert codes.count(LoopCode.SAY_AGAIN) == 1 and LoopCode.MIC_LOST not in codes
+    assert any(line.startswith("microphone: no audio for 1.") for line in lines)
+
+
+def test_the_hall_may_set_its_own_word_to_ask_again(tmp_path, korean_model, sound_devices):
+    loop, _ = make_loop(tmp_path, korean_model, log=[].append, say_again="πες το ξανά")
+    said = []
+    loop.announcer.say = lambda utterances, done=None, alert=False: said.extend(utterances)
+    loop.audio_gap(0.5)
+    loop.close()
+    assert [(u.code, u.text, u.channel) for u in said] == [
+        (LoopCode.SAY_AGAIN, "πες το ξανά", "headset")]
+
+
+def test_steady_audio_asks_for_nothing_again(tmp_path, korean_model, sound_devices):
+    sound_devices.takes = [Take(spoken_pcm(tmp_path, ["엄마", "라디오"]))]
+    sound_devices.realtime = True  # a chunk every 100 ms, as a sound card delivers them
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    codes = spied(loop)
+    listen(loop, sound_devices)
+    loop.close()
+    assert LoopCode.SAY_AGAIN not in codes
+    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
