@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from rules.errors import RefereeError
-from voice.translation import N_, reason
+from voice.translation import N_, Foreign, reason
 
 PORTAUDIO_HINT = N_("install PortAudio: apt-get install libportaudio2")
 # A device spec that names none or several of the usable devices, by kind and by how many.
@@ -119,8 +119,9 @@ class DeviceOutput:
                                  dtype="float32"):
                 pass
         except sd.PortAudioError as error:
-            raise CannotOpen(f"cannot open {self.role} {self.device.name!r} "
-                              f"(id {self.device.index}): {error}") from None
+            raise CannotOpen(N_("cannot open {role} {name!r} (id {index}): {fault}"),
+                             role=self.role, name=self.device.name, index=self.device.index,
+                             fault=Foreign(error)) from None
 
     def play(self, samples: Any, rate: int) -> None:
         """Play `samples`, returning once they have been played."""

@@ -81,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
                             "{option}"), option=given[0])
     mic = find_device(settings.mic, "mic", "input")
     outputs = {
-        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), "the PA"),
+        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), N_("the PA")),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output"),
-                                        "the headset"),
+                                        N_("the headset")),
     }
     stop = threading.Event()  # the loop ends between chunks and finishes its speech
     with (

@@ -58,7 +58,7 @@ class _Take:
         """Not reached: a take stops at the first loss."""
 
     def audio_gap(self, seconds: float) -> None:
-        self.fault = f"no audio came for {seconds:.1f} s"
+        self.fault = RecordingError(N_("no audio came for {seconds:.1f} s"), seconds=seconds)
 
     def overflowed(self, total: int) -> None:
         self.fault = RecordingError(N_("the sound card dropped audio"))
