@@ -28,13 +28,14 @@ from voice.cli.arguments import (
 )
 from voice.cli.listening import start_listener
 from voice.cli.stopping import on_stop_signal
+from voice.hearing.canceller import EchoCanceller, PlayedSound, TappedOutput
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
-from voice.speaking.announcer import Announcer
+from voice.speaking.announcer import Announcer, Output
 from voice.translation import N_, _
 
 
@@ -78,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
         endpoint_ms=args.endpoint, confirmations=args.confirm,
     )
     mic = find_device(settings.mic, "mic", "input")
-    outputs = {
-        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output")),
+    played = PlayedSound()  # what the PA plays: the echo canceller's reference
+    outputs: dict[str, Output] = {
+        "pa": TappedOutput(devices.DeviceOutput(find_device(settings.pa, "pa", "output")), played),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output")),
     }
     stop = threading.Event()  # the loop ends between chunks and finishes its speech
@@ -103,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
         announcer = Announcer(voicing, outputs)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
+        canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
-                        headset_lost=lambda: "headset" in announcer.failing)
+                        canceller=canceller, headset_lost=lambda: "headset" in announcer.failing)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too

@@ -55,7 +55,8 @@ class Microphone:
         self.backoff = backoff
         self.clock = clock
         self.overflows = 0  # input overflows the sound card reported, since the start
-        self._chunks: queue.Queue[bytes] = queue.Queue()
+        self._chunks: queue.Queue[tuple[bytes, float]] = queue.Queue()  # with when it came
+        self.captured_at = 0.0  # when the chunk passed on last came from the sound card (clock)
         self._stream: Any = None
         self._heard_at = 0.0  # when the last chunk came in (clock seconds)
         self._lost = False  # the microphone was lost and has not been heard since
@@ -68,7 +69,7 @@ class Microphone:
         def callback(indata: Any, frames: int, at: Any, status: Any) -> None:
             if status is not None and status.input_overflow:
                 self.overflows += 1
-            self._chunks.put_nowait(bytes(indata))
+            self._chunks.put_nowait((bytes(indata), self.clock()))
 
         try:
             stream = sd.RawInputStream(
@@ -123,15 +124,16 @@ class Microphone:
                             self._lost = True
                             health.microphone_lost(fault)
                     continue
-                self._take(chunk, on_audio, health)
+                self._take(*chunk, on_audio, health)
             while not self._chunks.empty():  # what was captured before the stop
-                self._take(self._chunks.get(), on_audio, health)
+                self._take(*self._chunks.get(), on_audio, health)
         finally:
             self.close()
 
-    def _take(self, chunk: bytes, on_audio: Callable[[bytes], object], health: Health) -> None:
+    def _take(self, chunk: bytes, captured_at: float, on_audio: Callable[[bytes], object],
+              health: Health) -> None:
         """Pass one chunk on; tell `health` that the microphone is back, or dropped audio."""
-        self._heard_at = self.clock()
+        self._heard_at, self.captured_at = self.clock(), captured_at
         if self._lost:
             self._lost = False
             health.microphone_back()
