@@ -56,7 +56,7 @@ class FakeSoundDevice:
         self.hanging: set[int] = set()  # output devices whose play blocks until `released`
         self.released = threading.Event()
         self.opens: list[float] = []  # time.monotonic() of each successful open
-        self.echo = 0.0  # the PA's sound reaching the mic, as a fraction of its samples
+        self.hall = None  # the PA's 16 kHz sound → what of it reaches the mic (None: nothing)
         self.streams: list[FakeStream] = []
 
     def query_devices(self):
@@ -74,9 +74,9 @@ class FakeSoundDevice:
         assert blocking and rate > 0 and len(samples) > 1000
         if device in self.failing:
             raise PortAudioError(f"Error opening OutputStream: device {device} unavailable")
-        if device == 1 and self.echo and self.streams:  # the hall's PA, heard by the mic
-            self.streams[-1].mix(self.echo * resample(np.asarray(samples, np.float32), rate,
-                                                      TARGET_RATE))
+        if device == 1 and self.hall and self.streams:  # the hall's PA, heard by the mic
+            self.streams[-1].mix(self.hall(resample(np.asarray(samples, np.float32), rate,
+                                                    TARGET_RATE)))
         self.started.append((device, time.monotonic()))
         if device in self.hanging:
             self.released.wait()
@@ -130,6 +130,7 @@ class FakeStream:
         self.fake, self.take, self.step, self.callback, self.last = fake, take, step, callback, last
         self.audio = np.frombuffer(take.pcm, "<i2").astype(np.float32) / 32768
         self.position, self.lock = 0, threading.Lock()
+        self.fed_at = time.monotonic()  # when the last chunk was handed over
         self.active = False
         self.closed = False
         self.callback_seconds = []
@@ -141,10 +142,15 @@ class FakeStream:
         self.thread.start()
 
     def mix(self, sound):
-        """Add float samples at 16 kHz to the audio still to be delivered, from now on."""
+        """Add float samples at 16 kHz to the audio still to be delivered, from now on: the next
+        chunk holds what is heard from the last one handed over to its own handing over."""
         with self.lock:
-            end = min(len(self.audio), self.position + len(sound))
-            self.audio[self.position : end] += sound[: max(0, end - self.position)]
+            now = self.position
+            if self.fake.realtime:
+                elapsed = int((time.monotonic() - self.fed_at) * TARGET_RATE)
+                now += min(self.step // 2 - 1, elapsed)
+            end = min(len(self.audio), now + len(sound))
+            self.audio[now:end] += sound[: max(0, end - now)]
 
     def _feed(self):
         for number, start in enumerate(range(0, len(self.audio), self.step // 2)):
@@ -157,6 +163,7 @@ class FakeStream:
             with self.lock:
                 self.position = start + self.step // 2
                 chunk = to_pcm16_bytes(self.audio[start : self.position])
+                self.fed_at = time.monotonic()
             self.callback(memoryview(chunk), self.step // 2, None, status)
             self.callback_seconds.append(time.perf_counter() - began)
             if self.fake.realtime:

