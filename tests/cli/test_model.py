@@ -280,3 +280,41 @@ def test_check_of_a_broken_model_is_exit_2(referee, tmp_path: Path) -> None:
     code, out, err = referee("model", "check", str(tmp_path))
     assert code == 2 and out == ""
     assert err.startswith(f"referee model: error: {tmp_path} is not a usable vosk model: missing")
+
+
+def test_a_known_model_s_size_disk_and_memory_are_said_before_its_download(
+    referee, server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from voice.hearing import fetch as fetching
+
+    url = serve(server, "m.zip", GOOD)
+    monkeypatch.setitem(fetching.KNOWN, NAME, fetching.Known(url, GOOD_SHA, size=1_500_000_000))
+    monkeypatch.setattr(fetching, "available_memory", lambda: 2_000_000_000)
+    dest = tmp_path / "models"
+    code, out, err = referee("model", "fetch", "--name", NAME, "--dest", dest)
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith(f"{NAME}: about 1.5 GB to download; it needs about 3.0 GB free in "
+                            f"{dest} (the archive and the model unpacked; free now: ")
+    assert first.endswith("and about 3.0 GB of memory once loaded (available now: 2.0 GB); this "
+                          "computer has too little memory free to load it: close other "
+                          "programs, or run the match on a computer with more")
+    assert out.splitlines()[1].startswith(str(dest / NAME))  # then the model, fetched
+
+
+def test_a_model_fetched_again_is_checked_against_the_sha256_kept_the_first_time(
+    referee, server, tmp_path: Path
+) -> None:
+    dest = tmp_path / "models"
+    args = ("model", "fetch", "--name", NAME, "--url", serve(server, "m.zip", GOOD),
+            "--dest", dest)
+    assert referee(*args).code == 0
+    shutil.rmtree(dest / NAME)
+    code, out, err = referee(*args)
+    assert code == 0, err
+    assert f"{GOOD_SHA} (checked against the one kept from the first fetch)" in out
+    shutil.rmtree(dest / NAME)
+    other = archive({f"{NAME}/{path}": data for path, data in LAYOUT.items()} | {
+        f"{NAME}/README": b"another build"})
+    code, _, err = referee(*args[:5], serve(server, "m.zip", other), *args[6:])
+    assert code == 2 and f"expected {GOOD_SHA}" in err and not (dest / NAME).exists()

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 from voice.cli.arguments import Parser, Subcommands, UsageError, add_command
-from voice.hearing.fetch import KNOWN, fetch
+from voice.hearing.fetch import HEX64, KNOWN, Needs, fetch, kept_sha256, needs
 from voice.hearing.model import ModelInfo, check_model
 from voice.translation import N_, _
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
-_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 def register(sub: Subcommands) -> None:
@@ -60,22 +58,44 @@ def run_fetch(args: argparse.Namespace) -> int:
     if url is None:
         raise UsageError(N_("--name {name} is not a model this project knows ({known}); give its "
                             "--url"), name=args.name, known=", ".join(KNOWN))
-    sha256 = args.sha256 or (known.sha256 if known else None)
-    if sha256 is not None and not _HEX64.fullmatch(sha256):
-        raise UsageError(N_("--sha256 must be 64 hexadecimal digits, got {given!r}"), given=sha256)
+    if args.sha256 is not None and not HEX64.fullmatch(args.sha256):
+        raise UsageError(N_("--sha256 must be 64 hexadecimal digits, got {given!r}"),
+                         given=args.sha256)
+    kept = kept_sha256(args.dest, args.name)
+    sha256 = args.sha256 or (known.sha256 if known else None) or kept
+    if known is not None and known.size is not None and not args.url:
+        sys.stdout.write(plan(args.name, args.dest, needs(known.size, args.dest)) + "\n")
+        sys.stdout.flush()
     progress = _Progress()
     try:
         fetched = fetch(url, sha256, args.dest, args.name, progress)
     finally:
         progress.end()
-    checked = _("checked") if sha256 else _(
+    checked = (_("checked against the one kept from the first fetch") if kept is not None and sha256 == kept
+               else _("checked") if sha256 else _(
         "not checked against any: compare it with a colleague's or the publisher's, and pin it "
         "in voice/hearing/fetch.py"
-    )
+    ))
     sys.stdout.write(describe(fetched.info) + "\n" + _(
         "SHA-256 of the archive: {sha256} ({checked}); kept in {path}"
     ).format(sha256=fetched.sha256, checked=checked, path=fetched.sha256_file) + "\n")
     return 0
+
+
+def plan(name: str, dest: Path, need: Needs) -> str:
+    """What a model takes, said before its download: disk and memory, against what there is."""
+    gb = 1e9
+    line = _("{name}: about {download:.1f} GB to download; it needs about {disk:.1f} GB free in "
+             "{dest} (the archive and the model unpacked; free now: {free:.1f} GB) and about "
+             "{memory:.1f} GB of memory once loaded").format(
+        name=name, download=need.download / gb, disk=need.disk / gb, dest=dest,
+        free=need.free / gb, memory=need.memory / gb)
+    if need.available is not None:
+        line += _(" (available now: {available:.1f} GB)").format(available=need.available / gb)
+        if need.available < need.memory:
+            line += _("; this computer has too little memory free to load it: close other "
+                      "programs, or run the match on a computer with more")
+    return line
 
 
 class _Progress:

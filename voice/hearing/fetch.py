@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import re
 import shutil
 import tempfile
 import urllib.error
@@ -26,19 +27,26 @@ TIMEOUT = 30  # seconds without data before the download is given up
 
 @dataclass(frozen=True)
 class Known:
-    """A model this project knows: where it is published and, once verified, its SHA-256."""
+    """A model this project knows: where it is published, the archive's size there and, once
+    verified, its SHA-256."""
 
     url: str
     sha256: str | None
+    size: int | None = None  # bytes, as the publisher's list gives it (rounded)
 
 
 # The SHA-256 of the Greek model is not pinned: it could not be downloaded and checked from
 # the workspace this was written in. Pin it here once it has been (see models/README.md).
 KNOWN = {
     "vosk-model-el-gr-0.7": Known(
-        "https://alphacephei.com/vosk/models/vosk-model-el-gr-0.7.zip", sha256=None
+        "https://alphacephei.com/vosk/models/vosk-model-el-gr-0.7.zip", sha256=None,
+        size=1_100_000_000,  # "1.1G" in Alpha Cephei's list
     ),
 }
+# Memory vosk holds per byte of the model unpacked, once loaded: 1.99 measured on the Korean
+# test model (`.venv/bin/python bench/model_memory.py`); models compress little, so the
+# unpacked model is taken as the archive's size.
+MEMORY_PER_BYTE = 2.0
 
 
 class FetchError(RefereeError):
@@ -60,6 +68,7 @@ class Fetched:
 
 Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+HEX64 = re.compile(r"[0-9a-fA-F]{64}")  # a SHA-256 written out
 
 
 def fetch(url: str, sha256: str | None, dest: Path, name: str, progress: Progress) -> Fetched:
@@ -95,6 +104,46 @@ def fetch(url: str, sha256: str | None, dest: Path, name: str, progress: Progres
     sums = dest / f"{name}.sha256"
     sums.write_text(f"{digest}  {name}.zip\n", encoding="utf-8")
     return Fetched(check_model(target), digest, sums)
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What fetching and running a model takes, in bytes, and what this computer has."""
+
+    download: int  # the archive
+    disk: int  # the archive and the model unpacked from it, at once
+    memory: int  # the model loaded by vosk
+    free: int  # on the disk it is unpacked to
+    available: int | None  # memory available now (None: not known on this system)
+
+
+def needs(size: int, dest: Path) -> Needs:
+    """What a model whose archive has `size` bytes needs, against what `dest`'s disk and this
+    computer's memory have now."""
+    folder = next(p for p in (dest.absolute(), *dest.absolute().parents) if p.exists())
+    return Needs(size, 2 * size, round(MEMORY_PER_BYTE * size),
+                 shutil.disk_usage(folder).free, available_memory())
+
+
+def available_memory() -> int | None:
+    """The memory available for a new program (Linux's MemAvailable), or None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def kept_sha256(dest: Path, name: str) -> str | None:
+    """The SHA-256 an earlier fetch of `name` kept in `dest` (None: none, or unreadable)."""
+    try:
+        digest = (dest / f"{name}.sha256").read_text(encoding="utf-8").split()[0]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return None
+    return digest.lower() if HEX64.fullmatch(digest) else None
 
 
 def _trusted(url: str) -> bool:
