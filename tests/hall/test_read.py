@@ -123,3 +123,4 @@ def test_an_empty_hall_lists_no_match(referee, hall_url, postgres):
     assert done.out.startswith("no match is recorded in user=referee")
     assert postgres.password not in done.out
 
+

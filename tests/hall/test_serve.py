@@ -3,6 +3,7 @@ overlay, following each table live through the hall's notices; control stays at 
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 
@@ -14,8 +15,6 @@ from tests.support.browser import SCREEN, needs_chromium, opened, text_of
 from voice.hall.outbox import Outbox
 from voice.hall.target import Target
 from voice.match_record.database import Record
-
-pytestmark = needs_chromium
 
 
 def points(path, match_id=1):
@@ -32,6 +31,7 @@ def answer(url):
         return error.code, error.read().decode()
 
 
+@needs_chromium
 def test_the_hall_shows_every_table_live_and_leaves_control_to_the_table(
     browser, referee, tmp_path, hall_url, postgres
 ):
@@ -81,3 +81,30 @@ def test_the_hall_shows_every_table_live_and_leaves_control_to_the_table(
             assert refused.value.code in (404, 405)
     for ledger in ledgers.values():
         ledger.record.close()
+
+
+def test_the_hall_s_boards_follow_again_after_the_hall_s_database_restarts(
+    referee, tmp_path, hall_url, postgres
+):
+    db = tmp_path / "table.sqlite3"
+    ledger = new_match(db)
+    play(ledger, 3)
+    assert referee("push", "--db", db, "--to", hall_url, "--table", "5").code == 0
+    with hall_served(hall_url, postgres.password) as url:
+        assert board(url)["seq"] == 3  # shown: the server follows it from now on
+        postgres.stop()
+        try:
+            play(ledger, 2)  # the table goes on meanwhile
+        finally:
+            postgres.start()
+        assert referee("push", "--db", db, "--to", hall_url).code == 0
+        assert wait_for(lambda: board(url)["seq"] == 5)
+        play(ledger, 1)
+        assert referee("push", "--db", db, "--to", hall_url).code == 0
+        assert wait_for(lambda: board(url)["seq"] == 6)  # heard through LISTEN again
+    ledger.record.close()
+
+
+def board(url):
+    with urllib.request.urlopen(f"{url}/api/matches/1", timeout=10) as answer:
+        return json.load(answer)

@@ -169,12 +169,24 @@ class HallRecord:
                               f"({error}); {UNTOUCHED}", self.path) from None
 
     def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The query's rows; a connection kept from before, found cut (the hall's server
+        restarted since), is opened again once."""
+        kept = self._db is not None
+        try:
+            return self._connected().execute(sql.encode(), parameters).fetchall()
+        except psycopg.Error as error:
+            self.close()
+            if not (kept and isinstance(error, psycopg.OperationalError)):
+                raise self._fault(error) from None
         try:
             return self._connected().execute(sql.encode(), parameters).fetchall()
         except psycopg.Error as error:
             self.close()  # opened again at the next read
-            raise RecordError(N_("cannot read the hall's database {target}: {error}"),
-                              self.path, target=str(self.path), error=first_line(error)) from None
+            raise self._fault(error) from None
+
+    def _fault(self, error: psycopg.Error) -> RecordError:
+        return RecordError(N_("cannot read the hall's database {target}: {error}"), self.path,
+                           target=str(self.path), error=first_line(error))
 
     def _connected(self) -> Connection:
         if self._db is None:
