@@ -3,6 +3,8 @@ overlay, following each table live through the hall's notices; control stays at 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -13,8 +15,11 @@ from selenium.webdriver.common.by import By
 from tests.hall.helpers import hall_served, held, new_match, play, recorded, wait_for
 from tests.support.browser import SCREEN, needs_chromium, opened, text_of
 from voice.hall.outbox import Outbox
+from voice.hall.reader import HallRecord
 from voice.hall.target import Target
 from voice.match_record.database import Record
+from voice.match_record.ledger import Ledger
+from voice.scoreboard.hall import HallDesk, HallWatcher
 
 
 def points(path, match_id=1):
@@ -108,3 +113,47 @@ def test_the_hall_s_boards_follow_again_after_the_hall_s_database_restarts(
 def board(url):
     with urllib.request.urlopen(f"{url}/api/matches/1", timeout=10) as answer:
         return json.load(answer)
+
+
+def test_serving_the_hall_pushes_nothing_and_needs_the_hall_reachable(referee, hall_url, postgres):
+    pushed = referee("serve", "--db", hall_url, "--push", hall_url)
+    assert pushed.code == 2 and "with --db postgresql://… this server reads the hall" in pushed.err
+    wrong = referee("serve", "--db", hall_url.replace(postgres.password, "not-the-password"))
+    assert wrong.code != 0 and "password authentication failed" in wrong.err
+    assert "not-the-password" not in wrong.err and postgres.password not in pushed.err
+
+
+def test_events_the_hall_gets_while_a_board_loads_are_on_it(referee, tmp_path, hall_url,
+                                                            monkeypatch):
+    db = tmp_path / "table.sqlite3"
+    ledger = new_match(db)
+    play(ledger, 3)
+    assert referee("push", "--db", db, "--to", hall_url).code == 0
+    place = HallRecord.place
+
+    def pushed_meanwhile(hall, match_id):  # the view has read its events: two more come
+        with Record.open(db) as record:  # on the server's thread: a connection of its own
+            play(Ledger(record, ledger.match_id), 2)
+        assert referee("push", "--db", db, "--to", hall_url).code == 0
+        return place(hall, match_id)
+
+    monkeypatch.setattr(HallRecord, "place", pushed_meanwhile)
+
+    async def shown():
+        desk = HallDesk(hall_url)
+        watcher = HallWatcher(desk)
+        desk.open()
+        listening = asyncio.create_task(watcher.run())
+        try:
+            await asyncio.sleep(1.0)  # listening before the board loads
+            seq = (await desk.view(1)).seq
+            await asyncio.sleep(1.0)  # the notices of the two events heard meanwhile
+            return seq, listening.done()
+        finally:
+            listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+            desk.close()
+
+    assert asyncio.run(shown()) == (5, False)
+    ledger.record.close()

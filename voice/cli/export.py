@@ -37,7 +37,7 @@ def write(text: str | bytes, output: Path | None, db: Path | str) -> None:
         sys.stdout.write(text if isinstance(text, str) else text.decode())
         return
     try:
-        record = Path(db).resolve() if isinstance(db, Path) else None
+        record = db.resolve() if isinstance(db, Path) else None
         if record is not None and output.resolve() in {
             record.with_name(record.name + s) for s in RECORD_FILES
         }:

@@ -69,9 +69,19 @@ class HallDesk(Desk):
         self._numbers[place.uid] = match_id
         return view
 
+    async def view(self, match_id: int) -> View:
+        """The match's view; loaded the first time, then brought up to what the hall got
+        meanwhile (its notices are not followed until it is shown)."""
+        loaded = match_id in self._views
+        view = await super().view(match_id)
+        if not loaded:
+            await self.catch_up(match_id)
+        return view
+
     def number(self, uid: str) -> int | None:
         """The hall's number of match `uid`, if its board is shown."""
-        return self._numbers.get(uid)
+        match_id = self._numbers.get(uid)
+        return match_id if match_id in self._views else None
 
     def numbers(self) -> list[int]:
         """The number of every match shown."""
