@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
 
 from rules.command import Command, Kind
 from rules.state import Setup
+from tests.support.server import REFEREE, STARTUP_SECONDS, free_port
+from tests.support.server import wait_for as wait_until_listening
+from tests.support.signals import at_a_terminal
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 
@@ -63,3 +69,23 @@ def wait_for(done: Callable[[], bool], seconds: float = WAIT_SECONDS) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+@contextmanager
+def hall_served(url: str, secret: str) -> Iterator[str]:
+    """`referee serve --db URL` (the hall's PostgreSQL) until the block ends, then Ctrl-C: it
+    must exit with 0, having said it serves the hall, and never shown the password `secret`."""
+    port = free_port()
+    process = subprocess.Popen(
+        [str(REFEREE), "serve", "--db", url, "--port", str(port)], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=at_a_terminal,
+    )
+    try:
+        wait_until_listening(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=STARTUP_SECONDS)
+    assert process.returncode == 0, err
+    assert f":{port}/board/MATCH of every table pushing to user=referee" in err, err
+    assert "Traceback" not in err and secret not in out + err, err

@@ -232,13 +232,30 @@ def setup_from(args: argparse.Namespace, hall: Settings | None = None) -> Setup:
     return setup
 
 
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
-    """--db: the match record file, by default in the user's data directory."""
+HALL_SCHEMES = ("postgresql://", "postgres://")  # --db names the hall's PostgreSQL by a URL
+
+
+def add_db_argument(parser: argparse.ArgumentParser, hall: bool = False) -> None:
+    """--db: the match record file, by default in the user's data directory; with `hall`, or
+    the hall's PostgreSQL (its URL, kept as text)."""
     default = default_path()
+    if not hall:
+        parser.add_argument(
+            "--db", type=Path, default=default,
+            help=_("the match record file (default: {path})").format(path=default),
+        )
+        return
     parser.add_argument(
-        "--db", type=Path, default=default,
-        help=_("the match record file (default: {path})").format(path=default),
+        "--db", type=record_or_hall, default=default,
+        help=_("the match record file (default: {path}), or the hall's PostgreSQL, "
+               "postgresql://USER@HOST/DATABASE (libpq's PG* variables and service file fill "
+               "in what it leaves out)").format(path=default),
     )
+
+
+def record_or_hall(text: str) -> Path | str:
+    """An argparse type: a record file's path, or the hall's PostgreSQL URL as given."""
+    return text if text.startswith(HALL_SCHEMES) else Path(text)
 
 
 def match_number(text: str) -> int:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import closing
+from typing import NoReturn
 
 from rules.command import Command, Kind
 from rules.normalise import normalise
@@ -17,6 +19,7 @@ from voice.cli.arguments import (
     printer,
     say_recording,
 )
+from voice.cli.reading import hall_record
 from voice.match_record.corrections import record_correction
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -36,7 +39,7 @@ def register(sub: Subcommands) -> None:
                      help=_("instead: insert a forgotten round before inning K, a miss of each "
                      "player"))
     fix.add_argument("--jsonl", action="store_true", help=_("one JSON object per announcement"))
-    add_db_argument(fix)
+    add_db_argument(fix, hall=True)
     fix.set_defaults(run=run, wav=None)
 
 
@@ -46,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(N_("--insert takes no --player or --points: the round has no point"))
     if not args.insert and (args.player is None or args.points is None):
         raise UsageError(N_("a correction needs --player and --points (or --insert)"))
+    if isinstance(args.db, str):
+        refuse_in_hall(args.db, args.match)
     voice = printer(args)
     with Record.open(args.db, create=False) as record:
         ledger = Ledger(record, args.match)
@@ -62,6 +67,18 @@ def run(args: argparse.Namespace) -> int:
             ledger.mark_announced(ledger.written)
         voice.state(ledger.match)
     return 0
+
+
+def refuse_in_hall(conninfo: str, match_id: int) -> NoReturn:
+    """UsageError: the hall's copy is never corrected; it names the table whose record is."""
+    with closing(hall_record(conninfo)) as hall:
+        at = hall.place(match_id)
+    raise UsageError(
+        N_("match {match} of the hall is match {local} of table {table}, whose own record is "
+           "the one kept: correct it there (`referee correct {local} --db RECORD` on that "
+           "table's machine) and its push brings the correction to the hall"),
+        match=match_id, local=at.local, table=at.table,
+    )
 
 
 def _surname(ledger: Ledger, given: str) -> str:

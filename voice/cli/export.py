@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, match_number
-from voice.match_record.database import LoadedMatch, Record
+from voice.cli.reading import reading
+from voice.match_record.database import LoadedMatch
 from voice.match_record.export import match_csv, match_json
 from voice.match_record.protocol import protocol_pdf
 from voice.translation import N_, _
@@ -26,18 +27,20 @@ def register(sub: Subcommands) -> None:
                         "pdf: the printable match protocol (needs --output)"))
     export.add_argument("--output", type=Path,
                         help=_("the file to write (default: standard output)"))
-    add_db_argument(export)
+    add_db_argument(export, hall=True)
     export.set_defaults(run=run)
 
 
-def write(text: str | bytes, output: Path | None, db: Path) -> None:
+def write(text: str | bytes, output: Path | None, db: Path | str) -> None:
     """`text` to standard output, or to `output` unless that is the match record itself."""
     if output is None:
         sys.stdout.write(text if isinstance(text, str) else text.decode())
         return
     try:
-        record = db.resolve()
-        if output.resolve() in {record.with_name(record.name + s) for s in RECORD_FILES}:
+        record = db.resolve() if isinstance(db, Path) else None
+        if record is not None and output.resolve() in {
+            record.with_name(record.name + s) for s in RECORD_FILES
+        }:
             raise UsageError(N_("--output {output} is the match record itself; choose another "
                                 "file"), output=output)
         if isinstance(text, bytes):
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     """`referee export`."""
     if args.format == "pdf" and args.output is None:
         raise UsageError(N_("a PDF is written to a file: add --output FILE"))
-    with Record.open(args.db, create=False) as record:
+    with reading(args.db) as record:
         loaded = record.load(args.match)
     writers: dict[str, Callable[[LoadedMatch], str | bytes]] = {
         "json": match_json, "csv": match_csv, "pdf": protocol_pdf

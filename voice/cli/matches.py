@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import closing
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules.state import Match
 from voice.cli.arguments import Subcommands, add_command, add_db_argument
+from voice.cli.reading import hall_record
 from voice.match_record.database import MatchEntry, Record
 from voice.translation import _
 
+if TYPE_CHECKING:  # psycopg loads only for a hall's --db
+    from voice.hall.reader import Place
+
 HEADINGS = ("match", "created (UTC)", "discipline", "distance", "players", "score", "status")
+PLACE = "hall · table (its match)"  # the hall's own column: where each match is played
 
 
 def register(sub: Subcommands) -> None:
     """Add `matches` to the command line."""
     matches = add_command(sub, "matches", _("list the recorded matches"))
-    add_db_argument(matches)
+    add_db_argument(matches, hall=True)
     matches.set_defaults(run=run)
 
 
@@ -53,10 +61,14 @@ def row(entry: MatchEntry) -> tuple[str, ...]:
     )
 
 
-def table(entries: list[MatchEntry]) -> list[str]:
-    """The list as aligned lines, then what is wrong with each match that does not replay."""
+def table(entries: list[MatchEntry], places: dict[int, str] | None = None) -> list[str]:
+    """The list as aligned lines (with each match's place, if given), then what is wrong with
+    each match that does not replay."""
     rows = [HEADINGS, *(row(entry) for entry in entries)]
-    widths = [max(len(r[column]) for r in rows) for column in range(len(HEADINGS))]
+    if places is not None:
+        rows = [rows[0] + (PLACE,), *(r + (places[e.id],) for r, e in zip(
+            rows[1:], entries, strict=True))]
+    widths = [max(len(r[column]) for r in rows) for column in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(r, widths, strict=True)).rstrip()
         for r in rows
@@ -65,11 +77,23 @@ def table(entries: list[MatchEntry]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """`referee matches`."""
-    with Record.open(args.db, create=False) as record:
-        entries = record.matches()
+    """`referee matches`: of a table's record, or of every table in the hall's PostgreSQL."""
+    places, where = None, args.db
+    if isinstance(args.db, Path):
+        with Record.open(args.db, create=False) as record:
+            entries = record.matches()
+    else:
+        with closing(hall_record(args.db)) as hall:
+            entries = hall.matches()
+            places = {entry.id: _place(hall.place(entry.id)) for entry in entries}
+            where = hall.path  # without the password
     if not entries:
-        sys.stdout.write(_("no match is recorded in {path}").format(path=args.db) + "\n")
+        sys.stdout.write(_("no match is recorded in {path}").format(path=where) + "\n")
         return 0
-    sys.stdout.write("\n".join(table(entries)) + "\n")
+    sys.stdout.write("\n".join(table(entries, places)) + "\n")
     return 0
+
+
+def _place(at: Place) -> str:
+    """Where the hall's match is played: the hall, the table, its number there."""
+    return f"{at.hall or '-'} · {at.table} ({at.local})"

@@ -52,11 +52,12 @@ def target_from(args: argparse.Namespace, conninfo: str | None = None) -> Target
 
 
 @contextmanager
-def pushing(args: argparse.Namespace, path: Path) -> Iterator[None]:
+def pushing(args: argparse.Namespace, path: Path | None) -> Iterator[None]:
     """Push the record at `path` from a thread of its own while the block runs, if the command
-    line or the hall's settings say where; then say what the hall may still lack."""
-    target = target_from(args)
-    if target is None:
+    line or the hall's settings say where (never without a `path`); then say what the hall
+    may still lack."""
+    target = None if path is None else target_from(args)
+    if target is None or path is None:
         yield
         return
     from voice.hall.outbox import Outbox

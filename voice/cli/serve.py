@@ -15,6 +15,7 @@ from pathlib import Path
 
 from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, within
 from voice.cli.pushing import add_push_arguments, pushing
+from voice.cli.reading import hall_record
 from voice.cli.stopping import on_stop_signal
 from voice.match_record.database import NoRecord, Record
 from voice.translation import N_, _
@@ -31,7 +32,7 @@ WS_MAX_BYTES = 64 * 1024  # the boards send nothing; a larger WebSocket message 
 def register(sub: Subcommands) -> None:
     """Add `serve` to the command line."""
     serve = add_command(sub, "serve", _("the hall scoreboard and the referee's control panel"))
-    add_db_argument(serve)
+    add_db_argument(serve, hall=True)
     serve.add_argument(
         "--host", default=DEFAULT_HOST,
         help=_("the address to listen on (default: {host}, this machine only; any other "
@@ -140,6 +141,26 @@ def listen(host: str, number: int) -> socket.socket:
     return bound
 
 
+def check_record(db: Path, create: bool) -> None:
+    """A record that cannot be used stops us before we listen; a mistyped --db is no new one."""
+    try:
+        Record.open(db, create=create).close()
+    except NoRecord:
+        raise UsageError(N_("there is no match record at {path}: check --db, or give --create "
+                            "to start an empty one"), path=db) from None
+
+
+def check_hall(args: argparse.Namespace) -> str:
+    """The hall's PostgreSQL reached once before we listen (RecordError if it cannot be);
+    shown without its password."""
+    if args.push is not None:
+        raise UsageError(N_("--push sends a table's record to the hall: with --db "
+                            "postgresql://… this server reads the hall's already"))
+    hall = hall_record(args.db)
+    hall.close()
+    return str(hall.path)
+
+
 def run(args: argparse.Namespace) -> int:
     """`referee serve`: until interrupted (Ctrl-C, SIGTERM or SIGHUP)."""
     token = token_of(args)
@@ -151,26 +172,31 @@ def run(args: argparse.Namespace) -> int:
     from voice.scoreboard.connections import protocols
     from voice.scoreboard.guard import Hosts
 
-    # A record that cannot be used stops us before we listen; a mistyped --db is no new record.
-    try:
-        Record.open(args.db, create=args.create).close()
-    except NoRecord:
-        raise UsageError(N_("there is no match record at {path}: check --db, or give --create "
-                            "to start an empty one"), path=args.db) from None
+    hall = isinstance(args.db, str)
+    if hall:
+        shown = check_hall(args)
+    else:
+        check_record(args.db, args.create)
     names = [*args.allowed_host]
     if not loopback(args.host):
         names += [socket.gethostname(), f"{socket.gethostname()}.local"]
-    with listen(args.host, args.port) as bound, pushing(args, args.db):
+    with listen(args.host, args.port) as bound, pushing(args, None if hall else args.db):
         app = create_app(args.db, token, Hosts.bound_to(args.host, *names))
         scheme = "https" if args.certfile else "http"
         where = f"{scheme}://{f'[{args.host}]' if ':' in args.host else args.host}:{args.port}"
         if args.token == GENERATE:
             sys.stdout.write(_("token: {token}").format(token=token) + "\n")  # shown once only
             sys.stdout.flush()
-        sys.stderr.write(_(
-            "hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
-            "{where}/referee/MATCH (matches of {path}: `referee matches --db {path}`)"
-        ).format(where=where, path=args.db) + "\n")
+        if hall:
+            sys.stderr.write(_(
+                "hall overview {where}/ and scoreboards {where}/board/MATCH of every table "
+                "pushing to {target}; read-only: each table is controlled at the table"
+            ).format(where=where, target=shown) + "\n")
+        else:
+            sys.stderr.write(_(
+                "hall overview {where}/, scoreboard {where}/board/MATCH, control panel "
+                "{where}/referee/MATCH (matches of {path}: `referee matches --db {path}`)"
+            ).format(where=where, path=args.db) + "\n")
         sys.stderr.flush()
         http, ws = protocols()  # the header time limit and the connections per address
         config = uvicorn.Config(

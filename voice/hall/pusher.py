@@ -53,7 +53,7 @@ class Pusher:
         except psycopg.Error as error:
             self.close()
             raise HallUnreachable(N_("the hall's database {target}: {error}"),
-                                  target=self.target.shown(), error=_first_line(error)) from None
+                                  target=self.target.shown(), error=first_line(error)) from None
 
     def behind(self) -> int:
         """How many recorded events the hall lacked after the last round (all, before one)."""
@@ -117,6 +117,6 @@ class Pusher:
             self._pushed[match_id] = int(held.get(self._uids[match_id], 0))
 
 
-def _first_line(error: psycopg.Error) -> str:
+def first_line(error: psycopg.Error) -> str:
     """libpq's message, first line only (the rest repeats it or gives a hint about libpq)."""
     return (str(error).strip().splitlines() or [type(error).__name__])[0]

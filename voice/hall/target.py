@@ -54,10 +54,16 @@ class Target:
 
     def connect(self) -> Connection:
         """A new connection to the hall's database (psycopg.Error if there is none to have)."""
-        given = conninfo_to_dict(self.conninfo)
-        return psycopg.connect(make_conninfo(self.conninfo, **{
-            key: value for key, value in TIMEOUTS.items() if key not in given
-        }))
+        return connect(self.conninfo)
+
+
+def connect(conninfo: str, autocommit: bool = False) -> Connection:
+    """A new connection to the hall's database `conninfo`, with TIMEOUTS unless it sets them
+    (psycopg.Error if there is none to have)."""
+    given = conninfo_to_dict(conninfo)
+    return psycopg.connect(make_conninfo(conninfo, **{
+        key: value for key, value in TIMEOUTS.items() if key not in given
+    }), autocommit=autocommit)
 
 
 def shown(conninfo: str) -> str:

@@ -109,7 +109,7 @@ class RecordedEvent:
     seq: int
     command: Command
     created: str
-    announced: bool
+    announced: bool | None  # None: not known (the hall's PostgreSQL does not hold it)
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ def match_csv(loaded: LoadedMatch) -> str:
     writer.writerow(EVENT_COLUMNS)
     for e in loaded.events:
         cells = (cell(getattr(e.command, name)) for name in COMMAND_FIELDS)
-        writer.writerow((e.seq, e.created, int(e.announced), *cells))
+        announced = "" if e.announced is None else int(e.announced)
+        writer.writerow((e.seq, e.created, announced, *cells))
     state = summary(loaded.match)
     players = state["players"]
     writer.writerow(())

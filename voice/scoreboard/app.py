@@ -29,25 +29,36 @@ __all__ = ["MAX_BODY", "create_app"]
 
 
 def create_app(
-    db: Path, token: str | None = None, hosts: Hosts | None = None, limits: Limits | None = None
+    db: Path | str, token: str | None = None, hosts: Hosts | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """The app over the match record `db`, which it opens at startup and closes at shutdown.
+    """The app over the match record `db`, which it opens at startup and closes at shutdown;
+    over the hall's PostgreSQL when `db` is its connection string (text): read-only, every
+    table's matches, no control (each table controls its own).
 
     With `token`, every control request must carry `Authorization: Bearer <token>`. Requests
     must name one of `hosts` (the loopback names unless given) and keep within `limits`.
     """
-    desk = Desk(db)
-    watcher = Watcher(desk)
+    desk: Desk
+    if isinstance(db, str):
+        from voice.scoreboard.hall import HallDesk, HallWatcher
+
+        desk = HallDesk(db)
+        watcher: Watcher = HallWatcher(desk)
+    else:
+        desk = Desk(db)
+        watcher = Watcher(desk)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         desk.open()
-        polling = asyncio.create_task(watcher.run())
-        timing = asyncio.create_task(keep_time(desk))
+        tasks = [asyncio.create_task(watcher.run())]
+        if desk.controlled:  # the hall's tables time their own breaks
+            tasks.append(asyncio.create_task(keep_time(desk)))
         try:
             yield
         finally:
-            for task in (polling, timing):
+            for task in tasks:
                 task.cancel()
                 with suppress(asyncio.CancelledError):
                     await task
@@ -75,8 +86,10 @@ def create_app(
     app.add_exception_handler(NoSuchMatch, _missing)
     app.add_exception_handler(RecordError, _error(503))
     locked = bool(token)
-    for router in (pages.router, api.router(locked), control.router(locked), api.documents,
-                   feed.router):
+    routers = [pages.router, api.router(locked, desk.controlled), api.documents, feed.router]
+    if desk.controlled:
+        routers.append(control.router(locked))
+    for router in routers:
         app.include_router(router)
     return app
 

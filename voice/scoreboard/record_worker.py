@@ -17,6 +17,7 @@ from rules.command import Command
 from voice.match_record.database import Record, RecordedEvent, RecordError
 from voice.match_record.ledger import Ledger
 from voice.match_record.protocol import protocol_pdf
+from voice.match_record.reading import Reader
 from voice.scoreboard.view import Snapshot, View, server_time
 from voice.translation import N_
 
@@ -31,6 +32,8 @@ class Desk:
     Listeners (`subscribe`) hear, on the event loop, of each match whose board has changed.
     """
 
+    controlled = True  # commands are taken here (not so in the hall's read-only desk)
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self._views: dict[int, View] = {}  # advanced on the record thread only
@@ -39,6 +42,7 @@ class Desk:
         self._listeners: list[Callable[[int], None]] = []
         self._lost = False  # the record cannot be used: its file vanished
         self._keeping = asyncio.Lock()  # one check of the file at a time
+        self._reading: Reader  # the reader thread's connection, once open
 
     def open(self, create: bool = True) -> None:
         """Open the record (made if missing and `create`) on two new threads; RecordError, and
@@ -105,7 +109,7 @@ class Desk:
             return view
         loading = self._loading.get(match_id)
         if loading is None:
-            job = self._reader.submit(View.load, self._reading, match_id)
+            job = self._reader.submit(self._load, match_id)
             loading = self._loading[match_id] = asyncio.wrap_future(job)
         try:
             view = await asyncio.shield(loading)
@@ -113,6 +117,10 @@ class Desk:
             if self._loading.get(match_id) is loading:
                 del self._loading[match_id]
         return self._views.setdefault(match_id, view)
+
+    def _load(self, match_id: int) -> View:
+        """The match's view, read on the reader thread."""
+        return View.load(self._reading, match_id)
 
     async def board(self, match_id: int) -> Snapshot:
         """The match's current board as JSON text, the same for every reader."""

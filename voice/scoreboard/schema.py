@@ -108,6 +108,9 @@ class Board(BaseModel):
     warm_up_seconds: int = Field(description="how long a warm-up lasts")
     liveness: Heartbeat | None = Field(description="null until a voice loop ran for the match")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
+    hall: str | None = Field(None, description="the hall's name (a hall's PostgreSQL only)")
+    table: str | None = Field(None, description="the table it is played on (a hall's "
+                              "PostgreSQL only)")
 
 
 class RecordedCommand(BaseModel):
@@ -128,7 +131,8 @@ class EventOut(BaseModel):
 
     seq: int
     created: str
-    announced: bool
+    announced: bool | None = Field(description="voiced at the table; null from a hall's "
+                                   "PostgreSQL, which does not hold it")
     command: RecordedCommand
 
 

@@ -14,8 +14,9 @@ from rules.command import Kind
 from rules.match import BREAK_SECONDS
 from rules.state import Match, new_match
 from rules.summary import summary
-from voice.match_record.database import Record, RecordedEvent
+from voice.match_record.database import RecordedEvent
 from voice.match_record.liveness import Heartbeat
+from voice.match_record.reading import Reader
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
@@ -69,7 +70,7 @@ class View:
         self.current = Snapshot(0, _json(self.state))
 
     @classmethod
-    def load(cls, record: Record, match_id: int) -> View:
+    def load(cls, record: Reader, match_id: int) -> View:
         """The view of match `match_id`, its record replayed once."""
         view = cls(match_id, new_match(record.setup(match_id)[1]))
         view.catch_up(record)
@@ -81,15 +82,14 @@ class View:
         """The match as of the newest event taken."""
         return self._session.match
 
-    def catch_up(self, record: Record) -> bool:
+    def catch_up(self, record: Reader) -> bool:
         """Take the events recorded after the newest taken; whether there were any."""
         events = record.events(self.match_id, after=self.seq)
         steps = record.replayed(self.match_id, self.match, events)
         for event, (match, said) in zip(events, steps, strict=True):
             self.take(event, match, said)
         if events:
-            self.state = self.board()
-            self.current = Snapshot(self.seq, _json(self.state))
+            self.redraw()
         return bool(events)
 
     def beat(self, heartbeat: Heartbeat | None) -> bool:
@@ -97,9 +97,13 @@ class View:
         if heartbeat == self.heartbeat:
             return False
         self.heartbeat = heartbeat
+        self.redraw()
+        return True
+
+    def redraw(self) -> None:
+        """Make the board again from what the view holds."""
         self.state = self.board()
         self.current = Snapshot(self.seq, _json(self.state))
-        return True
 
     def take(self, event: RecordedEvent, match: Match, said: list[Announcement]) -> None:
         """Take one recorded event: the match it led to and what the rules said of it."""

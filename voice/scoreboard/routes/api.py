@@ -31,8 +31,9 @@ _PDF: dict[str, Any] = {
 }
 
 
-def router(locked: bool) -> APIRouter:
-    """The read routes; `locked`: the panels' links carry the token, so they need it."""
+def router(locked: bool, panels: bool = True) -> APIRouter:
+    """The read routes; `locked`: the panels' links carry the token, so they need it; without
+    `panels` (the hall's read-only scoreboard), no panels are listed."""
     reads = APIRouter(route_class=StrictJsonRoute)
     read = READ_DEPENDENCIES
 
@@ -45,11 +46,9 @@ def router(locked: bool) -> APIRouter:
                 boards.append((await desk.board(match)).text(now))
         return fastapi.Response(f"[{','.join(boards)}]", media_type="application/json")
 
-    @reads.get(
-        "/api/panels", response_model=list[Panel], dependencies=AUTHORISED if locked else read,
-        responses=LOCKED if locked else READ,
-    )
-    async def panels(request: Request, desk: DeskIn, token: TokenIn) -> list[dict[str, Any]]:
+    async def listed_panels(
+        request: Request, desk: DeskIn, token: TokenIn
+    ) -> list[dict[str, Any]]:
         """Each match's control panel: its link, carrying the token, and the link as a QR code."""
         carried = f"#token={quote(token, safe='')}" if token else ""
         links = [
@@ -57,6 +56,12 @@ def router(locked: bool) -> APIRouter:
             for match in await desk.match_ids()
         ]
         return [{"match": match, "url": url, "qr": qr_svg(url)} for match, url in links]
+
+    if panels:
+        reads.get(
+            "/api/panels", response_model=list[Panel], responses=LOCKED if locked else READ,
+            dependencies=AUTHORISED if locked else read,
+        )(listed_panels)
 
     @reads.get("/api/matches/{match}", response_model=Board, responses=MISSING, dependencies=read)
     async def state(match: MatchId, desk: DeskIn) -> fastapi.Response:

@@ -12,6 +12,10 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 from voice.match_record.database import NoSuchMatch
 from voice.scoreboard.routes.shared import READ_DEPENDENCIES, DeskIn, MatchId, no_match
 from voice.scoreboard.strict_json import StrictJsonRoute
+from voice.translation import N_, gettext
+
+AT_THE_TABLE = N_("the hall's scoreboard only shows match {match}: its referee controls it at "
+                  "the table, {table} (`referee serve` there)")
 
 router = APIRouter(route_class=StrictJsonRoute, dependencies=READ_DEPENDENCIES)
 
@@ -42,4 +46,11 @@ async def board_page(match: MatchId, desk: DeskIn) -> fastapi.Response:
 
 @router.get("/referee/{match}", include_in_schema=False)
 async def referee_page(match: MatchId, desk: DeskIn) -> fastapi.Response:
+    if not desk.controlled:
+        try:
+            table = (await desk.view(match)).state["table"]
+        except NoSuchMatch as error:
+            return PlainTextResponse(no_match(error), status_code=404)
+        text = gettext(AT_THE_TABLE).format(match=match, table=table)
+        return PlainTextResponse(text, status_code=404)
     return await _page(desk, "referee", match)

@@ -14,7 +14,9 @@ function render(state, serverOffset) {
   shown = state;
   offset = serverOffset;
   lastLive = Date.now() + offset;
-  $("game").textContent = `${GAMES[state.discipline] ?? state.discipline} · ${state.distance}`;
+  const place = state.table == null ? [] : [state.hall, `ΤΡΑΠΕΖΙ ${state.table}`];  // the hall's
+  $("game").textContent = [...place, GAMES[state.discipline] ?? state.discipline, state.distance]
+    .filter((part) => part != null && part !== "").join(" · ");
   $("phase").textContent = state.extension
     ? `ΠΑΡΑΤΑΣΗ ${state.extension} · ΕΩΣ ${state.target}${state.single_stroke ? " · ΜΙΑ ΣΤΕΚΙΑ" : ""}`
     : "";

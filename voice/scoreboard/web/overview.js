@@ -1,5 +1,7 @@
 // The hall overview: every match of the record with its live score and a link to its board;
-// with the referee's token, each match's control panel too, as a link and a QR code.
+// with the referee's token, each match's control panel too, as a link and a QR code. Over a
+// hall's PostgreSQL, every table's matches, each with its table and overlay, controlled at
+// the table: no panels.
 import { follow } from "./feed.js";
 import { GAMES } from "./games.js";
 
@@ -28,6 +30,11 @@ function render(item, state) {
     : state.break ? `διάλειμμα: ${state.break}`
     : state.turn ? `στο τραπέζι: ${state.turn}` : "δεν ξεκίνησε";
   item.classList.toggle("finished", state.winner !== null);
+  if (state.table != null) {  // the hall's: where it is played
+    item.querySelector(".where").textContent =
+      [`τραπέζι ${state.table}`, state.hall].filter(Boolean).join(" · ");
+    item.querySelector(".place").hidden = false;
+  }
 }
 
 async function listMatches() {
@@ -42,6 +49,7 @@ async function listMatches() {
     const item = $("match").content.firstElementChild.cloneNode(true);
     item.id = `match-${state.match}`;
     item.querySelector(".board").href = `/board/${state.match}`;
+    item.querySelector(".overlay-link").href = `/board/${state.match}?overlay=1`;
     render(item, state);
     if (state.winner === null) follow(state.match, (next) => render(item, next), () => {});
     return item;
@@ -55,6 +63,7 @@ async function showPanels() {
     if (token) $("note").textContent = "λάθος κωδικός διαιτητή";
     return;
   }
+  if (response.status === 404) $("token").hidden = true;  // the hall's: control at each table
   if (!response.ok) return;
   $("token").hidden = true;
   $("local").hidden = !LOOPBACK.test(location.host);
