@@ -71,7 +71,8 @@ def run_fetch(args: argparse.Namespace) -> int:
         fetched = fetch(url, sha256, args.dest, args.name, progress)
     finally:
         progress.end()
-    checked = (_("checked against the one kept from the first fetch") if kept is not None and sha256 == kept
+    from_kept = kept is not None and sha256 == kept
+    checked = (_("checked against the one kept from the first fetch") if from_kept
                else _("checked") if sha256 else _(
         "not checked against any: compare it with a colleague's or the publisher's, and pin it "
         "in voice/hearing/fetch.py"
