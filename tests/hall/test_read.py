@@ -76,7 +76,7 @@ def unvoiced(text, local, number, form):
     if form == "csv":
         lines = text.split("\n")
         events = lines.index("")
-        return "\n".join([lines[0], *(re.sub(r"^(\d+,[^,]+,)[01],", r"\1,", line)
+        return "\n".join([lines[0], *(re.sub(r"^(\d+;[^;]+;)[01];", r"\1;", line)
                                       for line in lines[1:events]), *lines[events:]])
     title = f"{words()['match']} {local}"
     return text.replace(title, f"{words()['match']} {number}", 1)

@@ -27,7 +27,7 @@ from voice.match_record.database import (
     RecordError,
 )
 from voice.match_record.liveness import Heartbeat, Liveness
-from voice.translation import N_
+from voice.translation import N_, Foreign
 
 MATCH = """
 SELECT created, setup, hall, table_name, id::text, local_id FROM matches WHERE number = %s"""
@@ -85,8 +85,11 @@ class HallRecord:
         try:
             return _iso(row[0]), Setup.from_dict(row[1])
         except ValueError as error:
-            raise NewerRecord(f"the set-up of match {match_id} in {self.path} cannot be read "
-                              f"({error}); {UNTOUCHED}", self.path) from None
+            raise NewerRecord(
+                N_("the set-up of match {match_id} in {path} cannot be read ({error}); "
+                   "{untouched}"), self.path,
+                match_id=match_id, path=self.path, error=Foreign(error), untouched=UNTOUCHED,
+            ) from None
 
     def events(self, match_id: int, after: int = 0) -> tuple[RecordedEvent, ...]:
         """The events of the match numbered above `after`, oldest first; whether each was
@@ -105,8 +108,11 @@ class HallRecord:
         try:
             yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
         except ReplayError as error:
-            raise NewerRecord(f"match {match_id} in {self.path} no longer replays under these "
-                              f"rules: {error}; {UNTOUCHED}", self.path) from None
+            raise NewerRecord(
+                N_("match {match_id} in {path} no longer replays under these rules: {error}; "
+                   "{untouched}"), self.path,
+                match_id=match_id, path=self.path, error=error, untouched=UNTOUCHED,
+            ) from None
 
     def load(self, match_id: int) -> LoadedMatch:
         """The match as the hall holds it, replayed."""
@@ -165,8 +171,12 @@ class HallRecord:
         try:
             return Command.from_dict(data)
         except (ValueError, TypeError) as error:
-            raise NewerRecord(f"event {seq} of match {match_id} in {self.path} cannot be read "
-                              f"({error}); {UNTOUCHED}", self.path) from None
+            raise NewerRecord(
+                N_("event {seq} of match {match_id} in {path} cannot be read ({error}); "
+                   "{untouched}"), self.path,
+                seq=seq, match_id=match_id, path=self.path, error=Foreign(error),
+                untouched=UNTOUCHED,
+            ) from None
 
     def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The query's rows; a connection kept from before, found cut (the hall's server
