@@ -272,6 +272,8 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
     # `current` did not break, so `other` did: both have now played the same innings.
     if _reached(match, current) and _reached(match, other):
+        if match.setup.draw_at_limit_only:
+            return _extension(match, said)  # a record made when only the limit drew
         return _tie(match, said)
     if _reached(match, current) or _reached(match, other):
         return _won(match, current if _reached(match, current) else other, said)
