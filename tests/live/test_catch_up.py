@@ -66,8 +66,8 @@ def summed_up(tmp_path, setup, kinds):
     """The codes a summed-up backlog of `kinds` (none of them voiced) is said as."""
     with Record.open(tmp_path / "r.sqlite3") as record:
         number = record.create_match(setup)
-        for seq, command in enumerate(kinds, start=1):
-            record.append(number, seq, command if isinstance(command, Command) else Command(command))
+        for seq, kind in enumerate(kinds, start=1):
+            record.append(number, seq, kind if isinstance(kind, Command) else Command(kind))
         ledger, said = Ledger(record, number), Said()
         catch_up(ledger, said, ledger.mark_announced, summarise=True)
     return said.codes

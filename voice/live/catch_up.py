@@ -6,8 +6,8 @@ import functools
 from collections.abc import Callable
 
 from phrases.render import Utterance
-from rules.announcement import Code
 from rules import innings_limit
+from rules.announcement import Code
 from rules.command import Command, Kind
 from voice.match_record.ledger import Ledger
 from voice.speaking.announcer import Speaker

@@ -72,6 +72,14 @@ class Heartbeat(BaseModel):
     at: str = Field(description="ISO time it was written; every 5 s while the loop runs")
 
 
+class ShotClockOut(BaseModel):
+    """The shot being timed."""
+
+    started: str = Field(description="ISO time the record gives the shot's start")
+    seconds: int = Field(description="the shot's time: one period, and one more per time-out")
+    warning_seconds: int = Field(description="the warning comes this many seconds before zero")
+
+
 class Board(BaseModel):
     """Everything the hall scoreboard shows, derived from the record."""
 
@@ -106,6 +114,9 @@ class Board(BaseModel):
     warm_up: str | None = Field(description="the player warming up")
     warm_up_started: str | None = Field(description="ISO time the record gives its start")
     warm_up_seconds: int = Field(description="how long a warm-up lasts")
+    shot_clock: ShotClockOut | None = Field(description="the shot being timed, or null")
+    table: str | None = Field(description="the table played on, as the set-up names it")
+    referee: str | None = Field(description="the referee, as the set-up names him")
     liveness: Heartbeat | None = Field(description="null until a voice loop ran for the match")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
 
