@@ -14,7 +14,7 @@ from voice.match_record.liveness import Liveness
 Ball = Literal["white", "yellow", "red"]
 # Every command the referee may give; TICK is the break clock's, never a person's, and the
 # protocol's corrections have their own route (`CorrectionIn`).
-NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING})
+NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING, Kind.DELETE_INNING})
 Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
     "Control", {kind.name: kind.value for kind in Kind if kind not in NOT_CONTROLS}
 )

@@ -26,7 +26,7 @@ SPOKEN = ("code", "channel", "text", "display", "player", "points")  # an uttera
 # Events that say nothing of the balls.
 CLOCK = frozenset({
     Kind.BREAK, Kind.BREAK_END, Kind.TICK, Kind.WARM_UP, Kind.WARM_UP_END, Kind.CORRECT,
-    Kind.INSERT_INNING,
+    Kind.INSERT_INNING, Kind.DELETE_INNING,
 })
 
 
