@@ -71,6 +71,7 @@ class Reason(StrEnum):
     PASSES_DISTANCE = "passes_distance"  # … would take him to his distance before his last inning
     CHANGES_END = "changes_end"  # … would change who reached the distance, or make a tie
     BEFORE_EXTENSION = "before_extension"  # … of an inning before the extension being played
+    BREAKS_TIE = "breaks_tie"  # … of an inning before the tie that brought the extension played
     BEFORE_SET = "before_set"  # … before the set being played, or a round inserted after set 1
     OVER_LIMIT = "over_limit"  # an inserted inning beyond the innings limit
     NO_SHOT_CLOCK = "no_shot_clock"  # a time-out while no shot clock runs

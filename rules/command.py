@@ -39,6 +39,7 @@ class Kind(StrEnum):
     WARM_UP_END = "warm_up_end"
     CORRECT = "correct"  # the points of a past inning corrected (the protocol editor)
     INSERT_INNING = "insert_inning"  # a forgotten round inserted: a miss of each player
+    DELETE_INNING = "delete_inning"  # a spurious round deleted: an inning of each player
     TIME_OUT = "time_out"  # the player at the table takes a time-out (rules.shot_clock)
 
 
@@ -61,7 +62,7 @@ class Command:
     covered: tuple[tuple[str, str], ...] = ()  # BALL_OFF: (ball, ball covering its spot)
     seconds: float | None = None  # TICK: seconds since the break, warm-up or shot started
     frames: tuple[int, ...] = ()  # cadre ENTRÉES: the frame(s) the referee names (1 or 2)
-    inning: int | None = None  # CORRECT, INSERT_INNING: the inning's number, from 1
+    inning: int | None = None  # CORRECT, INSERT_INNING, DELETE_INNING: the inning's number, from 1
     points: int | None = None  # CORRECT: the inning's points as they should be
     shot: int | None = None  # TICK of the shot clock: the shot it times (rules.shot_clock)
 

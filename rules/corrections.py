@@ -1,4 +1,5 @@
-"""Corrections of the match protocol: a past inning's points, or a forgotten round inserted.
+"""Corrections of the match protocol: a past inning's points, a forgotten round inserted, or a
+spurious round deleted.
 
 Each returns the corrected match, or the reason it cannot be corrected so. Points and
 statistics are recomputed from the innings; who reached his target may not change.
@@ -10,9 +11,11 @@ from itertools import accumulate
 
 from rules import innings_limit, warm_up
 from rules.announcement import Reason
-from rules.command import Command
+from rules.command import Command, Kind
 from rules.series import Series
 from rules.state import Match, OnTie, PlayerState, evolve
+
+KINDS = frozenset({Kind.CORRECT, Kind.INSERT_INNING, Kind.DELETE_INNING})  # the protocol editor's
 
 
 def correct_inning(match: Match, command: Command, player: int) -> Match | Reason:
@@ -26,7 +29,7 @@ def correct_inning(match: Match, command: Command, player: int) -> Match | Reaso
         return Reason.NOT_PLAYED
     first = _phase_start(match, player)
     if inning <= first:
-        return Reason.BEFORE_EXTENSION if match.phase.number else Reason.BEFORE_SET
+        return _before_phase(match, done[inning - 1] == points)
     innings = done[: inning - 1] + (points,) + done[inning:]
     at_table = match.at_table == player
     run = match.run if at_table else 0
@@ -60,6 +63,45 @@ def insert_round(match: Match, command: Command) -> Match | Reason:
     return evolve(match, players=(first, second), phase=phase)
 
 
+def delete_round(match: Match, command: Command) -> Match | Reason:
+    """Round `command.inning` deleted: each player's inning of that number, and its points.
+
+    Once a match without sets is over, a round without a point before its extension may go too:
+    the tie at the distance stands (at an innings limit it would not)."""
+    inning = command.inning
+    played = min(len(p.innings_points) for p in match.players)
+    if inning is None or not 1 <= inning <= played:
+        return Reason.NOT_PLAYED
+    phase = match.phase
+    if any(inning <= _phase_start(match, index) for index in (0, 1)):
+        scored = any(p.innings_points[inning - 1] for p in match.players)
+        refusal = _before_phase(match, not scored and match.setup.innings_limit is None)
+        if isinstance(refusal, Reason):
+            return refusal
+    else:
+        phase = evolve(phase, innings=(phase.innings[0] - 1, phase.innings[1] - 1))
+    first, second = (_deleted(match, index, inning) for index in (0, 1))
+    return _outcome(match, evolve(match, players=(first, second), phase=phase))
+
+
+def _before_phase(match: Match, unchanged: bool) -> Match | Reason:
+    """A correction of an inning before the phase being played (an earlier set, or before an
+    extension or play-off): once a match without sets is over, one that changes nothing is
+    taken; any other would break the tie that brought the extension, and so its result."""
+    if match.over and match.setup.sets is None:
+        return evolve(match) if unchanged else Reason.BREAKS_TIE
+    return Reason.BEFORE_EXTENSION if match.phase.number else Reason.BEFORE_SET
+
+
+def _deleted(match: Match, player: int, inning: int) -> PlayerState:
+    stats = match.players[player]
+    done = stats.innings_points
+    innings = done[: inning - 1] + done[inning:]
+    run = match.run if match.at_table == player else 0
+    return evolve(stats, points=sum(innings) + run, innings=stats.innings - 1,
+                  highest_run=max((*innings, run), default=0), innings_points=Series(innings))
+
+
 def _inserted(stats: PlayerState, inning: int) -> PlayerState:
     done = stats.innings_points
     innings = done[: inning - 1] + (0,) + done[inning - 1 :]
@@ -80,6 +122,8 @@ def _outcome(before: Match, after: Match) -> Match | Reason:
     now = [p.points >= t for p, t in zip(after.players, targets, strict=True)]
     if was != now:
         return Reason.CHANGES_END
+    if before.over and not any(now) and not innings_limit.reached(after):
+        return Reason.CHANGES_END  # the innings limit that ended it would not be reached
     if not before.over or any(now) or not innings_limit.reached(after):
         return after
     leader = innings_limit.leader(after)

@@ -86,7 +86,7 @@ def steps(match: Match, commands: Iterable[Command], first: int = 1) -> Iterator
 def _refusal(match: Match, command: Command) -> Announcement | None:
     """Why `command` cannot be taken now, if it cannot."""
     kind = command.kind
-    if kind in (Kind.UNDO, Kind.SCORE, Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING):
+    if kind in (Kind.UNDO, Kind.SCORE, Kind.TICK, *corrections.KINDS):
         return None
     if match.over:
         return refused(Reason.MATCH_OVER)
@@ -272,6 +272,8 @@ def _end_inning(match: Match, current: int, said: list[Announcement]) -> Result:
         return _start_inning(match, other, said, Form.EQUALISING if equalising else None)
     # `current` did not break, so `other` did: both have now played the same innings.
     if _reached(match, current) and _reached(match, other):
+        if match.setup.draw_at_limit_only:
+            return _extension(match, said)  # a record made when only the limit drew
         return _tie(match, said)
     if _reached(match, current) or _reached(match, other):
         return _won(match, current if _reached(match, current) else other, said)
@@ -489,11 +491,21 @@ def _insert_inning(match: Match, command: Command) -> Result:
     return _corrected(match, corrections.insert_round(match, command))
 
 
+def _delete_inning(match: Match, command: Command) -> Result:
+    """The protocol editor: a spurious round (an inning of each player) deleted."""
+    return _corrected(match, corrections.delete_round(match, command))
+
+
 def _corrected(match: Match, corrected: Match | Reason) -> Result:
-    """The corrected score on the PA, and the result if the correction changed it."""
+    """The corrected score on the PA, the last inning if the correction makes the one being
+    played the last, and the result if the correction changed it."""
     if isinstance(corrected, Reason):
         return match, [refused(corrected)]
     said = [_scores(corrected, Form.UNDO)]
+    player = corrected.at_table
+    last = player is not None and innings_limit.last_inning(corrected, player)
+    if player is not None and last and not innings_limit.last_inning(match, player):
+        said.append(Announcement(Code.LAST_INNING, player=corrected.surname(player)))
     if corrected.winner is not None and corrected.winner != match.winner:
         said.append(Announcement(Code.WINNER, player=corrected.surname(corrected.winner)))
     if corrected.drawn and not match.drawn:
@@ -552,5 +564,6 @@ _HANDLERS: dict[Kind, Callable[[Match, Command], Result]] = {
     Kind.WARM_UP_END: warm_up.end,
     Kind.CORRECT: _correct,
     Kind.INSERT_INNING: _insert_inning,
+    Kind.DELETE_INNING: _delete_inning,
     Kind.TIME_OUT: shot_clock.call,
 }

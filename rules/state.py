@@ -57,6 +57,9 @@ class Setup:
     shot_clock: int | None = None  # seconds per shot (rules.shot_clock); None: no shot clock
     time_outs: int | None = None  # time-outs per player under the shot clock
     equalising: bool = True  # False (knock-out): the first to his distance wins at once
+    # With `OnTie.DRAW`, a record made before a tie at the distance was drawn too: there it
+    # brings Article 4's extension, as it did when played (`to_dict`'s `draw_at_distance`).
+    draw_at_limit_only: bool = False
     # How each surname is said (the TTS voices it, the grammar hears it); empty: as written.
     spoken: tuple[str, ...] = ()
 
@@ -100,6 +103,8 @@ class Setup:
             data["innings_limit"] = self.innings_limit
         if self.innings_limit is not None or self.on_tie is not OnTie.EXTENSION:
             data["on_tie"] = str(self.on_tie)
+        if self.on_tie is OnTie.DRAW:
+            data["draw_at_distance"] = not self.draw_at_limit_only
         if self.on_tie is OnTie.PLAYOFF:
             data["playoff_points"] = self.playoff_points
         if self.sets is not None:
@@ -132,6 +137,9 @@ class Setup:
                 shot_clock=data.get("shot_clock"),
                 time_outs=data.get("time_outs"),
                 equalising=data.get("equalising", True),
+                # A draw without the marker was recorded when only the innings limit drew.
+                draw_at_limit_only=(data.get("on_tie") == OnTie.DRAW
+                                    and data.get("draw_at_distance") is not True),
                 spoken=tuple(data.get("spoken", ())),
             )
         except KeyError as error:
@@ -179,6 +187,9 @@ class Setup:
         if self.on_tie not in set(OnTie):
             raise SetupError(f"a tie is settled by one of {', '.join(OnTie)}")
         object.__setattr__(self, "on_tie", OnTie(self.on_tie))
+        legacy = self.draw_at_limit_only
+        if not isinstance(legacy, bool) or (legacy and self.on_tie is not OnTie.DRAW):
+            raise SetupError("only a tie settled by a draw may be drawn at the innings limit only")
         if not _whole_in(self.playoff_points, 1, MAX_DISTANCE):
             raise SetupError(
                 f"a play-off is to 1 to {MAX_DISTANCE} points, not {self.playoff_points!r}"

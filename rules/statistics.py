@@ -1,9 +1,9 @@
 """How the statistics read on every surface: one rule for the average.
 
 The average is points per inning truncated to 3 decimals, as UMB result sheets print it (2 in
-3 innings: 0.666, never 0.667): a number with a point in machine formats (JSON, CSV, the
-board's API), the same digits with the decimal comma on the Greek surfaces (the protocol, the
-board, the summary).
+3 innings: 0.666, never 0.667): a number with a point in machine formats (JSON, the board's
+API), the same digits with the decimal comma on the Greek surfaces (the protocol, the board, the
+summary) and in the CSV, which a Greek spreadsheet reads (there "1.666" is 1666).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ def average(points: int, innings: int) -> float:
     return truncated(points, innings) / SCALE
 
 
-def written(points: int, innings: int, mark: str = ",") -> str:
-    """The average as text, all 3 decimals: with the decimal comma the Greek surfaces print, or
-    the `mark` given (the CSV's point).
+def written(points: int, innings: int) -> str:
+    """The average as text, all 3 decimals, with the decimal comma the Greek surfaces and the
+    CSV print.
 
-    >>> written(2, 3), written(31, 15), written(0, 4), written(1, 2, ".")
-    ('0,666', '2,066', '0,000', '0.500')
+    >>> written(2, 3), written(31, 15), written(0, 4), written(1, 2)
+    ('0,666', '2,066', '0,000', '0,500')
     """
     whole, part = divmod(truncated(points, innings), SCALE)
-    return f"{whole}{mark}{part:0{DECIMALS}d}"
+    return f"{whole},{part:0{DECIMALS}d}"

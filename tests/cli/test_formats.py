@@ -122,7 +122,9 @@ def test_a_forgotten_round_is_inserted(referee, tmp_path, db):
     (("--inning", "3", "--player", A, "--points", "1"), "has not finished an inning 3"),
     (("--inning", "1", "--player", A, "--points", "-2"), "negative"),
     (("--inning", "1", "--player", A, "--points", "49"), "before his last inning"),
-    (("--inning", "9", "--insert"), "has not finished"),
+    (("--inning", "9", "--insert"), "round 9 has not been played by both players"),
+    (("--inning", "3", "--delete"), "round 3 has not been played by both players"),
+    (("--inning", "1", "--delete", "--player", A), "--delete takes no --player or --points"),
     (("--inning", "1", "--player", "Άλλος", "--points", "1"), "neither of the players"),
     (("--inning", "1", "--player", A), "needs --player and --points"),
     (("--inning", "1", "--insert", "--points", "1"), "takes no --player or --points"),
@@ -137,6 +139,47 @@ def test_a_correction_that_cannot_apply_is_one_line_exit_2_and_changes_nothing(
     with Record.open(db) as record:
         assert len(record.load(1).events) == 8
     assert db.read_bytes() == before
+
+
+def test_a_spurious_round_is_deleted(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    code, out, _ = referee("correct", "1", "--inning", "2", "--delete", "--jsonl", "--db", db)
+    said = lines(out)
+    assert code == 0 and said[0]["code"] == "repeat_score"
+    assert [p["innings_points"] for p in said[-1]["players"]] == [[2, 1], [1]]
+    with Record.open(db) as record:
+        assert record.load(1).events[-1].command.kind == "delete_inning"
+
+
+def extended(referee, tmp_path, db):
+    """Libre to 1: a 0:0 round, a tie at the distance, and A won the extension."""
+    simulate(referee, tmp_path, db, "άστοχο", "άστοχο", "πόντος", "πόντος",
+             f"ξεκινά {A}", "πόντος", "άστοχο", distance="1")
+
+
+def test_after_an_extension_a_correction_before_it_says_the_tie_it_would_break(
+    referee, tmp_path, db
+):
+    extended(referee, tmp_path, db)
+    before = db.read_bytes()
+    code, out, err = referee("correct", "1", "--inning", "1", "--player", B, "--points", "1",
+                             "--db", db)
+    assert code == 2 and out == "" and db.read_bytes() == before
+    assert (f"match 1: 1 points in inning 1 would change {B}'s points at the tie that brought "
+            "the extension, and so the result" in err)
+    code, out, err = referee("correct", "1", "--inning", "2", "--delete", "--db", db)
+    assert code == 2 and "deleting round 2, played before the extension" in err
+    code, out, _ = referee("correct", "1", "--inning", "1", "--delete", "--jsonl", "--db", db)
+    assert code == 0 and lines(out)[-1]["winner"] == A
+    assert [p["innings_points"] for p in lines(out)[-1]["players"]] == [[1, 1], [1, 0]]
+
+
+def test_an_insert_into_the_last_inning_announces_it(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, "άστοχο", "άστοχο", options=("--innings", "3"))
+    code, out, _ = referee("correct", "1", "--inning", "1", "--insert", "--jsonl", "--db", db)
+    said = lines(out)
+    assert code == 0 and [s["code"] for s in said[:-1]] == ["repeat_score", "last_inning"]
+    assert said[1]["player"] == A
 
 
 def test_a_correction_of_a_finished_match_can_change_the_winner_at_the_limit(

@@ -188,8 +188,8 @@ def test_export_csv_is_the_events_the_players_the_innings_and_the_result(referee
     assert events[2][4:9] == ["", "red", "red:white", "", ""] and events[2][2] == "1"
     assert players == [["surname", "points", "innings", "average", "highest_run", "distance",
                         "time_outs", "sets_won"],
-                       [A, "1", "2", "0.500", "1", "5", "0", "0"],
-                       [B, "1", "1", "1.000", "1", "5", "0", "0"]]
+                       [A, "1", "2", "0,500", "1", "5", "0", "0"],
+                       [B, "1", "1", "1,000", "1", "5", "0", "0"]]
     assert innings == [["inning", A, B], ["1", "1", "1"], ["2", "0", ""]]
     assert result == [["winner", "drawn", "extensions", "playoff"], ["", "0", "0", "0"]]
 

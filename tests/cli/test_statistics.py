@@ -1,5 +1,6 @@
 """One rule for the average on every surface: truncated to 3 decimals (as UMB sheets print
-it), a decimal comma on the Greek surfaces and a point in the machine formats."""
+it), a decimal comma on the Greek surfaces and the CSV (for a Greek spreadsheet) and a point in
+JSON and the API."""
 
 import csv
 import io
@@ -94,7 +95,7 @@ def test_every_surface_shows_the_same_truncated_average(referee, tmp_path, playe
         greek, machine = truncated(points, innings, ","), truncated(points, innings, ".")
         shown = surfaces(referee, tmp_path, db, number, phrases)
         assert shown == {"summary": greek, "jsonl": float(machine), "json": float(machine),
-                         "csv": machine, "pdf": greek, "api": float(machine)}, number
+                         "csv": greek, "pdf": greek, "api": float(machine)}, number
     assert [truncated(*t[0], ".") for t in totals] == ["0.666", "2.066"]  # the issue's cases
 
 

@@ -59,7 +59,8 @@ def test_the_hall_shows_every_table_live_and_leaves_control_to_the_table(
             assert link.get_attribute("href") == f"{url}/board/{number}?overlay=1"
         assert not browser.find_element(By.ID, "token").is_displayed()  # no panels here
         board = opened(browser, f"{url}/board/2", SCREEN)
-        text_of(browser, "#game", "Academy · ΤΡΑΠΕΖΙ 2 · ΕΛΕΥΘΕΡΟ · 1000")
+        text_of(browser, "#game", "ΕΛΕΥΘΕΡΟ · 1000")
+        text_of(browser, "#where", "Academy · ΤΡΑΠΕΖΙ 2")
         box.start()
         try:
             for _ in range(3):  # the table records; its outbox pushes; the hall's board follows

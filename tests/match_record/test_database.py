@@ -223,3 +223,42 @@ def test_a_record_cannot_be_made_where_no_file_can_be(tmp_path):
 def test_the_default_record_is_in_the_user_data_directory(monkeypatch, tmp_path):
     monkeypatch.setattr(platformdirs, "user_data_dir", lambda name, appauthor: tmp_path / name)
     assert default_path() == tmp_path / "carom-referee" / "matches.sqlite3"
+
+
+def test_a_draw_recorded_before_a_tie_at_the_distance_was_drawn_still_plays_its_extension(
+    tmp_path,
+):
+    # As an older version wrote it: `--innings 30 --on-tie draw`, no `draw_at_distance`, and a
+    # tie at the distance (5:5 in two innings each) that went to Article 4's extension.
+    old = {"discipline": "libre", "distance": 5, "players": list(PLAYERS), "first": 0,
+           "spoken": list(PLAYERS), "innings_limit": 30, "on_tie": "draw"}
+    played = ([POINT] * 4 + [MISS]) * 2 + [POINT, POINT]  # A 5 in 2, B 5 in 2
+    played += [Command(Kind.STARTS, player=PLAYERS[1]), POINT, MISS]  # B 6 in the extension
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        match_id = record.create_match(SETUP)
+    with raw(tmp_path / "m.sqlite3") as db:
+        db.execute("UPDATE matches SET setup = ? WHERE id = ?", (json.dumps(old), match_id))
+        for seq, command in enumerate(played, 1):
+            db.execute("INSERT INTO events (match_id, seq, command, created) VALUES (?, ?, ?, ?)",
+                       (match_id, seq, json.dumps(command.to_dict()), "2026-01-01T20:00:00"))
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        loaded = record.load(match_id)
+    match = loaded.match
+    assert loaded.setup.draw_at_limit_only and loaded.setup.to_dict()["draw_at_distance"] is False
+    assert match.winner == 1 and not match.drawn and match.phase.number == 1
+    assert [p.points for p in match.players] == [5, 6]
+    assert [tuple(p.innings_points) for p in match.players] == [(4, 1, 0), (4, 1, 1)]
+    as_extension = Setup("libre", 5, PLAYERS, innings_limit=30)  # the rule it was played under
+    assert match.players == replay(as_extension, played).players
+    assert Setup.from_dict(loaded.setup.to_dict()) == loaded.setup  # kept when written again
+
+
+def test_a_draw_set_up_now_draws_a_tie_at_the_distance_and_says_so_in_its_record(tmp_path):
+    setup = Setup("libre", 1, PLAYERS, innings_limit=30, on_tie="draw")
+    assert setup.to_dict()["draw_at_distance"] is True and not setup.draw_at_limit_only
+    with Record.open(tmp_path / "m.sqlite3") as record:
+        match_id = record.create_match(setup)
+        record.append(match_id, 1, POINT)
+        record.append(match_id, 2, POINT)
+        loaded = record.load(match_id)
+    assert loaded.setup == setup and loaded.match.drawn

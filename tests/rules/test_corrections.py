@@ -129,3 +129,78 @@ def test_a_correction_is_withdrawn_by_undo_and_replays():
     assert codes(said) == ["withdrawn.insert_inning", "repeat_score.undo",
                            "withdrawn.correct", "repeat_score.undo"]
     assert undone == played()
+
+
+def delete(inning: int) -> Command:
+    return Command(Kind.DELETE_INNING, inning=inning)
+
+
+def test_a_spurious_round_is_deleted_and_the_totals_recomputed():
+    match, said = do(played(), delete(2))  # A: 2, 0, 3 → 2, 3; B: 1, 0, 0 → 1, 0
+    assert [tuple(p.innings_points) for p in match.players] == [(2, 3), (1, 0)]
+    assert [p.innings for p in match.players] == [3, 2] and points(match) == (6, 1)
+    assert match.phase.innings == (3, 2) and match.at_table == 0 and match.run == 1
+    assert codes(said) == ["repeat_score.undo"]
+    match, _ = do(match, delete(1))  # a round with points: A 3 + run 1, B 0
+    assert points(match) == (4, 0) and [p.highest_run for p in match.players] == [3, 0]
+    assert replay(match.setup, match.history) == match
+
+
+def test_deleting_a_round_not_played_by_both_is_refused():
+    match = played()
+    for inning in (0, 4, 7):  # round 4: A is still playing his fourth inning
+        same, said = do(match, delete(inning))
+        assert same is match and codes(said) == ["refused.not_played"], inning
+
+
+def test_deleting_a_round_that_changes_the_end_is_refused():
+    match, _ = say(start("libre", 3), "πόντος", "άστοχο", "άστοχο", "πόντος", "πόντος", "άστοχο")
+    assert match.winner == 0
+    same, said = do(match, delete(1))  # A would have 2 of his 3
+    assert same is match and codes(said) == ["refused.changes_end"]
+    limited = new_match(Setup("libre", 50, PLAYERS, innings_limit=2))
+    limited, _ = say(limited, "άστοχο", "άστοχο", "πόντος", "άστοχο", "άστοχο")
+    assert limited.winner == 0
+    same, said = do(limited, delete(1))  # the limit that ended it would not be reached
+    assert same is limited and codes(said) == ["refused.changes_end"]
+
+
+def extended() -> object:
+    """Libre to 1: round 1 0:0, then a tie at the distance in round 2; A won the extension."""
+    match, _ = say(start("libre", 1), "άστοχο", "άστοχο", "πόντος", "πόντος",
+                   "ξεκινά Παπαδόπουλος", "πόντος", "άστοχο")
+    assert match.winner == 0 and match.phase.number == 1
+    return match
+
+
+def test_after_an_extension_an_earlier_inning_is_refused_with_the_tie_it_would_break():
+    match = extended()
+    same, said = do(match, correct(2, 0))  # A's reaching point, before the extension
+    assert same is match and codes(said) == ["refused.breaks_tie"]
+    same, said = do(match, correct(1, 1, B))
+    assert same is match and codes(said) == ["refused.breaks_tie"]
+    kept, said = do(match, correct(1, 0))  # as it was: taken, nothing changes
+    assert kept is not match and kept.players == match.players and kept.winner == 0
+    fixed, said = do(match, correct(3, 1))  # the extension's inning itself
+    assert fixed.winner == 0 and codes(said) == ["repeat_score.undo"]
+
+
+def test_after_an_extension_a_pointless_round_before_it_may_be_deleted():
+    match, said = do(extended(), delete(1))
+    assert [tuple(p.innings_points) for p in match.players] == [(1, 1), (1, 0)]
+    assert match.winner == 0 and points(match) == (2, 1) and match.phase == extended().phase
+    same, said = do(extended(), delete(2))  # the tie's round
+    assert codes(said) == ["refused.breaks_tie"]
+    during, _ = say(start("libre", 1), "άστοχο", "άστοχο", "πόντος", "πόντος")
+    same, said = do(during, delete(1))  # the extension being played: its rounds only
+    assert codes(said) == ["refused.before_extension"]
+
+
+def test_an_insert_that_makes_the_inning_being_played_the_last_announces_it():
+    limited = new_match(Setup("libre", 50, PLAYERS, innings_limit=3))
+    limited, _ = say(limited, "άστοχο", "άστοχο")  # A at the table in his second inning
+    match, said = do(limited, Command(Kind.INSERT_INNING, inning=1))
+    assert match.players[0].innings == 3 and match.at_table == 0
+    assert codes(said) == ["repeat_score.undo", "last_inning"] and said[1].player == A
+    again, said = do(limited, Command(Kind.INSERT_INNING, inning=2))
+    assert codes(said) == ["repeat_score.undo", "last_inning"]

@@ -57,11 +57,22 @@ def test_a_set_up_round_trips_through_its_dict_keeping_only_what_is_set():
                  on_tie=OnTie.DRAW, warm_up_seconds=120, table="2", referee="Γ",
                  shot_clock=40, time_outs=2, equalising=False, spoken=("Άλφα", "Βήτα"))
     assert list(full.to_dict())[5:] == [
-        "handicap", "innings_limit", "on_tie", "warm_up_seconds", "table", "referee",
+        "handicap", "innings_limit", "on_tie", "draw_at_distance", "warm_up_seconds", "table",
+        "referee",
         "shot_clock", "time_outs", "equalising",
     ]
     assert full.to_dict()["equalising"] is False  # written only when false, as the record keeps it
     assert Setup.from_dict(full.to_dict()) == full and Setup.from_dict(plain.to_dict()) == plain
+
+
+def test_only_a_draw_may_be_drawn_at_the_innings_limit_only_as_records_made_before_were():
+    with pytest.raises(SetupError, match="only a tie settled by a draw"):
+        Setup("libre", 50, ("Α", "Β"), innings_limit=30, draw_at_limit_only=True)
+    old = {"discipline": "libre", "distance": 50, "players": ["Α", "Β"], "first": 0,
+           "innings_limit": 30, "on_tie": "draw"}  # before `draw_at_distance` was written
+    assert Setup.from_dict(old).draw_at_limit_only
+    assert not Setup.from_dict({**old, "draw_at_distance": True}).draw_at_limit_only
+    assert not Setup.from_dict({**old, "on_tie": "extension"}).draw_at_limit_only
 
 
 def test_a_set_up_written_before_spoken_forms_and_formats_reads_as_the_plain_format():

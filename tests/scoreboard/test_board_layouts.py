@@ -12,7 +12,7 @@ import re
 import time
 import unicodedata
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -64,6 +64,20 @@ def extension_match() -> tuple[Setup, list[Command]]:
     return Setup("three-cushion", 1000, PLAYERS), commands
 
 
+def sets_match() -> tuple[Setup, list[Command]]:
+    """Libre in sets under a handicap (30 and 25), with a shot clock, a table and a referee: A
+    won set 1; in set 2 B broke with 10 and A is at the table on 3."""
+    setup = Setup("libre", 30, PLAYERS, handicap=(30, 25), sets=3, shot_clock=40, time_outs=2,
+                  table="Τραπέζι 2", referee="Ιωάννου")
+    return setup, [POINT] * 30 + [MISS] + [POINT] * 10 + [MISS] + [POINT] * 3
+
+
+def playoff_match() -> tuple[Setup, list[Command]]:
+    """Libre to 5, a tie settled by a play-off to 15: B started it and is on 7."""
+    commands = [POINT] * 5 + [POINT] * 5 + [Command(Kind.STARTS, player=B)] + [POINT] * 2
+    return Setup("libre", 5, PLAYERS, on_tie="playoff"), commands
+
+
 def recorded(record: Record, setup: Setup, commands: list[Command]) -> tuple[int, list]:
     """Record the match; its id and what the rules announced at its last command."""
     match_id = record.create_match(setup)
@@ -76,15 +90,17 @@ def recorded(record: Record, setup: Setup, commands: list[Command]) -> tuple[int
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    """A server over a record of three matches: the live match (1), the extension match (2),
-    a new one-cushion match (3). Yields its URL and the `balls_off` value the board's JSON is
-    to carry for match 2."""
+    """A server over a record of five matches: the live match (1), the extension match (2),
+    a new one-cushion match (3), the sets match (4), the play-off match (5). Yields its URL and
+    the `balls_off` value the board's JSON is to carry for match 2."""
     db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
     with Record.open(db) as record:
         live, _ = recorded(record, *live_match())
         extension, said = recorded(record, *extension_match())
         one_cushion, _ = recorded(record, Setup("one-cushion", 50, PLAYERS), [])
-    assert (live, extension, one_cushion) == (1, 2, 3)
+        in_sets, _ = recorded(record, *sets_match())
+        playoff, _ = recorded(record, *playoff_match())
+    assert (live, extension, one_cushion, in_sets, playoff) == (1, 2, 3, 4, 5)
     (off,) = [a for a in said if a.code == "ball_off_table"]
     spoken = asdict(render(off))
     balls_off = {
@@ -283,6 +299,60 @@ def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall
     # The extension is a notice of its own, in larger type than the header's line.
     assert font_px(window, "#phase") > font_px(window, "#game")
     assert_laid_out(window, f"extension-{screen}")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_sets_each_distance_the_shot_clock_the_table_and_the_referee_fit_every_screen(
+    window, hall, screen
+):
+    url, _ = hall
+    state = api_state(window, url, 4)
+    assert state["table"] == "Τραπέζι 2" and state["referee"] == "Ιωάννου"
+    assert state["shot_clock"]["seconds"] == 40 and state["shot_clock"]["warning_seconds"] == 10
+    size(window, *SCREENS[screen])
+    window.get(f"{url}/board/4")
+    showing(window, "#game", "ΕΛΕΥΘΕΡΟ · 30 · 3 ΣΕΤ")
+    showing(window, "#where", "Τραπέζι 2 · ΔΙΑΙΤΗΤΗΣ Ιωάννου")
+    showing(window, "#phase", "ΣΕΤ 2")
+    showing(window, "#p0 .sets", "ΣΕΤ 1")
+    showing(window, "#p1 .sets", "ΣΕΤ 0")
+    showing(window, "#p0 .points", "3")  # the set's points
+    showing(window, "#p1 .points", "10")
+    showing(window, "#p0 .goal", "ΕΩΣ 30 · ΜΕΝΟΥΝ 27")  # each his own distance
+    showing(window, "#p1 .goal", "ΕΩΣ 25 · ΜΕΝΟΥΝ 15")
+    showing(window, "#shot", r"[1-4]?\d")
+    # The shot clock is the footer's largest type, read from the table.
+    assert font_px(window, "#shot") > 1.5 * font_px(window, "#phase")
+    assert_laid_out(window, f"sets-{screen}")
+
+
+def test_the_shot_clock_turns_to_its_warning_ten_seconds_before_zero(window, hall):
+    url, _ = hall
+    state = api_state(window, url, 4)
+    now = datetime.fromisoformat(state["now"])
+    started = (now - timedelta(seconds=33)).isoformat(timespec="milliseconds")
+    pushing(window, {**state, "shot_clock": {**state["shot_clock"], "started": started}})
+    size(window, *SCREENS["16x9"])
+    window.get(f"{url}/board/4")
+    showing(window, "#shot", "[1-7]")
+    assert "warning" in window.find_element(By.ID, "shot").get_attribute("class")
+    showing(window, "#shot", "0", wait=10)  # and stays at zero
+    pushing(window, {**state, "shot_clock": None})  # no shot timed: no clock
+    window.get(f"{url}/board/4")
+    showing(window, "#p1 .points", "10")
+    assert not window.find_element(By.ID, "shot").is_displayed()
+
+
+@pytest.mark.parametrize("screen", ["16x9", "portrait"])
+def test_a_play_off_is_named_with_what_both_play_to(window, hall, screen):
+    url, _ = hall
+    size(window, *SCREENS[screen])
+    window.get(f"{url}/board/5")
+    showing(window, "#phase", "ΜΠΑΡΑΖ · ΕΩΣ 20")
+    showing(window, "#p1 .points", "7")
+    showing(window, "#p1 .goal", "ΕΩΣ 20 · ΜΕΝΟΥΝ 13")
+    showing(window, "#where", "")
+    assert_laid_out(window, f"playoff-{screen}")
 
 
 def test_the_board_names_games_and_figures_as_the_regulation_does(window, hall):

@@ -1,4 +1,5 @@
-"""`referee correct MATCH`: correct a past inning's points, or insert a forgotten round."""
+"""`referee correct MATCH`: correct a past inning's points, insert a forgotten round or delete a
+spurious one."""
 
 from __future__ import annotations
 
@@ -35,9 +36,12 @@ def register(sub: Subcommands) -> None:
                      help=_("the inning's number, from 1"))
     fix.add_argument("--player", help=_("the surname whose inning K is corrected"))
     fix.add_argument("--points", type=integer, help=_("inning K's points as they should be"))
-    fix.add_argument("--insert", action="store_true",
-                     help=_("instead: insert a forgotten round before inning K, a miss of each "
-                     "player"))
+    rounds = fix.add_mutually_exclusive_group()
+    rounds.add_argument("--insert", action="store_true",
+                        help=_("instead: insert a forgotten round before inning K, a miss of each "
+                        "player"))
+    rounds.add_argument("--delete", action="store_true",
+                        help=_("instead: delete round K, the inning K of each player"))
     fix.add_argument("--jsonl", action="store_true", help=_("one JSON object per announcement"))
     add_db_argument(fix, hall=True)
     fix.set_defaults(run=run, wav=None)
@@ -47,8 +51,10 @@ def run(args: argparse.Namespace) -> int:
     """`referee correct`."""
     if args.insert and (args.player is not None or args.points is not None):
         raise UsageError(N_("--insert takes no --player or --points: the round has no point"))
-    if not args.insert and (args.player is None or args.points is None):
-        raise UsageError(N_("a correction needs --player and --points (or --insert)"))
+    if args.delete and (args.player is not None or args.points is not None):
+        raise UsageError(N_("--delete takes no --player or --points: it deletes both innings"))
+    if not (args.insert or args.delete) and (args.player is None or args.points is None):
+        raise UsageError(N_("a correction needs --player and --points (or --insert or --delete)"))
     if isinstance(args.db, str):
         refuse_in_hall(args.db, args.match)
     voice = printer(args)
@@ -56,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         ledger = Ledger(record, args.match)
         if args.insert:
             command = Command(Kind.INSERT_INNING, inning=args.inning)
+        elif args.delete:
+            command = Command(Kind.DELETE_INNING, inning=args.inning)
         else:
             command = Command(Kind.CORRECT, player=_surname(ledger, args.player),
                               inning=args.inning, points=args.points)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from phrases.render import Utterance
 from rules.announcement import Reason
-from rules.command import Command
+from rules.command import Command, Kind
 from rules.errors import RefereeError
 from rules.match import apply
 from voice.match_record.ledger import Ledger
@@ -22,9 +22,27 @@ FAULTS = {
     Reason.BEFORE_EXTENSION: N_("match {match_id}: inning {inning} was played before the "
                                 "extension; during an extension only its innings can be "
                                 "corrected"),
+    Reason.BREAKS_TIE: N_("match {match_id}: {points} points in inning {inning} would change "
+                          "{player}'s points at the tie that brought the extension, and so the "
+                          "result"),
+    Reason.BEFORE_SET: N_("match {match_id}: inning {inning} was played before the set being "
+                          "played; only its innings can be corrected"),
+    Reason.UNKNOWN_PLAYER: N_("match {match_id}: {player} is neither of the players"),
+}
+# … and why they refuse a round inserted or deleted.
+ROUND_FAULTS = {
+    Reason.NOT_PLAYED: N_("match {match_id}: round {inning} has not been played by both players"),
+    Reason.CHANGES_END: N_("match {match_id}: deleting round {inning} would change how the match "
+                           "ended"),
+    Reason.BEFORE_EXTENSION: N_("match {match_id}: round {inning} was played before the "
+                                "extension; during an extension only its rounds can be changed"),
+    Reason.BREAKS_TIE: N_("match {match_id}: deleting round {inning}, played before the extension, "
+                          "would change the tie that brought it (a round with points, or one "
+                          "the innings limit counted)"),
+    Reason.BEFORE_SET: N_("match {match_id}: round {inning} was played before the set being "
+                          "played; only its rounds can be changed"),
     Reason.OVER_LIMIT: N_("match {match_id}: a round inserted before inning {inning} would take "
                           "the players past the innings limit"),
-    Reason.UNKNOWN_PLAYER: N_("match {match_id}: {player} is neither of the players"),
 }
 REFUSED = N_("match {match_id}: the rules refuse it ({reason})")
 
@@ -39,13 +57,14 @@ class CorrectionRefused(RefereeError):
 
 
 def record_correction(ledger: Ledger, command: Command) -> list[Utterance]:
-    """Record `command` (CORRECT or INSERT_INNING) and return what is announced; raises
-    CorrectionRefused, recording nothing, when the rules refuse it."""
+    """Record `command` (CORRECT, INSERT_INNING or DELETE_INNING) and return what is announced;
+    raises CorrectionRefused, recording nothing, when the rules refuse it."""
     said = ledger.command(command)
     if ledger.written is not None:
         return said
     refusal = apply(ledger.match, command)[1][0]
-    fault = FAULTS.get(Reason(str(refusal.variant)))
+    faults = FAULTS if command.kind is Kind.CORRECT else ROUND_FAULTS
+    fault = faults.get(Reason(str(refusal.variant)))
     unforeseen = {} if fault else {"reason": Foreign(refusal.variant)}  # English quoted: English
     raise CorrectionRefused(fault or REFUSED, ledger.match_id, ledger, player=command.player,
                             inning=command.inning, points=command.points, **unforeseen)

@@ -20,7 +20,7 @@ PLAYER_COLUMNS = (
 )
 RESULT_COLUMNS = ("winner", "drawn", "extensions", "playoff")
 # What a spreadsheet on Greek Windows opens as UTF-8 split into columns: a byte-order mark,
-# and the semicolon (the comma is the decimal mark there).
+# and the semicolon (the comma is the decimal mark there, and the averages are written with it).
 BOM = "\ufeff"
 DELIMITER = ";"
 
@@ -59,7 +59,7 @@ def match_csv(loaded: LoadedMatch) -> str:
     writer.writerow(())
     writer.writerow(PLAYER_COLUMNS)
     for p, won in zip(players, state["sets_won"], strict=True):
-        average = written(p["points"], p["innings"], ".")
+        average = written(p["points"], p["innings"])  # the decimal comma a Greek sheet reads
         writer.writerow((p["surname"], p["points"], p["innings"], average, p["highest_run"],
                          p["distance"], p["time_outs"], won))
     writer.writerow(())

@@ -14,7 +14,7 @@ from voice.match_record.liveness import Liveness
 Ball = Literal["white", "yellow", "red"]
 # Every command the referee may give; TICK is the break clock's, never a person's, and the
 # protocol's corrections have their own route (`CorrectionIn`).
-NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING})
+NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING, Kind.DELETE_INNING})
 Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
     "Control", {kind.name: kind.value for kind in Kind if kind not in NOT_CONTROLS}
 )
@@ -72,6 +72,14 @@ class Heartbeat(BaseModel):
     at: str = Field(description="ISO time it was written; every 5 s while the loop runs")
 
 
+class ShotClockOut(BaseModel):
+    """The shot being timed."""
+
+    started: str = Field(description="ISO time the record gives the shot's start")
+    seconds: int = Field(description="the shot's time: one period, and one more per time-out")
+    warning_seconds: int = Field(description="the warning comes this many seconds before zero")
+
+
 class Board(BaseModel):
     """Everything the hall scoreboard shows, derived from the record."""
 
@@ -106,11 +114,13 @@ class Board(BaseModel):
     warm_up: str | None = Field(description="the player warming up")
     warm_up_started: str | None = Field(description="ISO time the record gives its start")
     warm_up_seconds: int = Field(description="how long a warm-up lasts")
+    shot_clock: ShotClockOut | None = Field(description="the shot being timed, or null")
+    table: str | None = Field(description="the table played on, as the set-up names it (from a "
+                              "hall's PostgreSQL: else as the table that pushed it names itself)")
+    referee: str | None = Field(description="the referee, as the set-up names him")
     liveness: Heartbeat | None = Field(description="null until a voice loop ran for the match")
     now: str = Field(description="the server's ISO time, to set the break countdown by")
     hall: str | None = Field(None, description="the hall's name (a hall's PostgreSQL only)")
-    table: str | None = Field(None, description="the table it is played on (a hall's "
-                              "PostgreSQL only)")
 
 
 class RecordedCommand(BaseModel):

@@ -1,5 +1,6 @@
 """The hall scoreboard's view of a recorded match, advanced one recorded event at a time: its
-summary, the latest calls, balls off the table, the reminders, the break's start, as JSON."""
+summary, the latest calls, balls off the table, the reminders, the break's and the shot's
+start, as JSON."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from phrases.bank import Channel, bank
 from rules.announcement import Announcement, Code
 from rules.command import Kind
 from rules.match import BREAK_SECONDS
+from rules.shot_clock import WARNING_BEFORE
 from rules.state import Match, new_match
 from rules.summary import summary
 from voice.match_record.database import RecordedEvent
@@ -25,7 +27,7 @@ SPOKEN = ("code", "channel", "text", "display", "player", "points")  # an uttera
 # Events that say nothing of the balls.
 CLOCK = frozenset({
     Kind.BREAK, Kind.BREAK_END, Kind.TICK, Kind.WARM_UP, Kind.WARM_UP_END, Kind.CORRECT,
-    Kind.INSERT_INNING,
+    Kind.INSERT_INNING, Kind.DELETE_INNING,
 })
 
 
@@ -65,6 +67,7 @@ class View:
         self._session = Session(match)  # renders what each event said, as it was voiced
         self.seq = 0  # the newest event taken
         self._shown = [Shown()]
+        self._shot: tuple[int, str] | None = None  # the running shot's number and recorded start
         self.heartbeat: Heartbeat | None = None  # the voice loop's latest
         self.state = self.board()  # as plain data, without the server's time
         self.current = Snapshot(0, _json(self.state))
@@ -109,6 +112,9 @@ class View:
         """Take one recorded event: the match it led to and what the rules said of it."""
         kind = event.command.kind
         self._session.match = match
+        clock = match.shot_clock  # each restart numbers a new shot (rules.shot_clock)
+        if clock is not None and (self._shot is None or self._shot[0] != clock.shot):
+            self._shot = (clock.shot, event.created)
         if kind is Kind.UNDO:
             self._shown.pop()  # a recorded undo withdrew an event in force, never a tick
         elif kind is not Kind.TICK:
@@ -162,8 +168,21 @@ class View:
             "break_seconds": BREAK_SECONDS,
             "warm_up_started": shown.warm_up_started if self.match.warm_up is not None else None,
             "warm_up_seconds": self.match.setup.warm_up_seconds,
+            "shot_clock": self._shot_clock(),
+            "table": self.match.setup.table,
+            "referee": self.match.setup.referee,
             "liveness": None if self.heartbeat is None else asdict(self.heartbeat),
         }
+
+    def _shot_clock(self) -> dict[str, Any] | None:
+        """The running shot: when the record gives its start, its seconds (a period for each
+        time-out in it) and the warning's; None while no shot clock runs."""
+        clock, shot = self.match.shot_clock, self._shot
+        seconds = self.match.setup.shot_clock
+        if clock is None or shot is None or seconds is None:
+            return None
+        return {"started": shot[1], "seconds": seconds * clock.periods,
+                "warning_seconds": WARNING_BEFORE}
 
 
 def server_time() -> str:

@@ -14,13 +14,18 @@ function render(state, serverOffset) {
   shown = state;
   offset = serverOffset;
   lastLive = Date.now() + offset;
-  const place = state.table == null ? [] : [state.hall, `ΤΡΑΠΕΖΙ ${state.table}`];  // the hall's
-  $("game").textContent = [...place, GAMES[state.discipline] ?? state.discipline, state.distance]
-    .filter((part) => part != null && part !== "").join(" · ");
-  $("phase").textContent = state.extension
-    ? `ΠΑΡΑΤΑΣΗ ${state.extension} · ΕΩΣ ${state.target}${state.single_stroke ? " · ΜΙΑ ΣΤΕΚΙΑ" : ""}`
-    : "";
-  const digits = Math.max(2, ...state.players.map((p) => String(p.points).length));
+  const sets = state.sets !== null;
+  $("game").textContent = [GAMES[state.discipline] ?? state.discipline, state.distance,
+    ...(sets ? [`${state.sets} ΣΕΤ`] : [])].join(" · ");
+  // A bare number is a table's number; any other name is said as the hall gave it.
+  const table = /^\d+$/.test(state.table ?? "") ? `ΤΡΑΠΕΖΙ ${state.table}` : state.table;
+  $("where").textContent = [state.hall, table, state.referee && `ΔΙΑΙΤΗΤΗΣ ${state.referee}`]
+    .filter(Boolean).join(" · ");
+  // In sets the score is the set's: each one's points, and his total to play to, in the set.
+  const scores = state.players.map((p) => (sets ? p.set_points : p.points));
+  const goals = state.players.map((p, index) => p.target - p.points + scores[index]);
+  $("phase").textContent = phase(state, goals);
+  const digits = Math.max(2, ...scores.map((points) => String(points).length));
   state.players.forEach((player, index) => {
     const side = $(`p${index}`);
     const atTable = state.turn === player.surname;
@@ -28,7 +33,10 @@ function render(state, serverOffset) {
     side.classList.toggle("winner", state.winner === player.surname);
     side.style.setProperty("--digits", digits);
     side.querySelector(".name").textContent = player.surname;
-    side.querySelector(".points").textContent = player.points;
+    side.querySelector(".points").textContent = scores[index];
+    side.querySelector(".sets").textContent = sets ? `ΣΕΤ ${state.sets_won[index]}` : "";
+    const left = Math.max(0, player.target - player.points);
+    side.querySelector(".goal").textContent = `ΕΩΣ ${goals[index]} · ΜΕΝΟΥΝ ${left}`;
     side.querySelector(".reminder").textContent = player.reminder ? player.reminder.display : "";
     side.querySelector(".run").textContent = atTable ? `ΣΕΡΙ ${state.run}` : "";
     side.querySelector(".innings").textContent = player.innings_left === null
@@ -42,6 +50,21 @@ function render(state, serverOffset) {
   ballsOff(state);
   tick();
   refit();
+}
+
+// The set being played, and an extension or a play-off with what both play to when it is one.
+function phase(state, goals) {
+  const parts = [];
+  if (state.sets !== null) {
+    const played = state.sets_won[0] + state.sets_won[1];
+    parts.push(`ΣΕΤ ${state.winner ? played : played + 1}`);
+  }
+  if (state.extension) {
+    parts.push(state.playoff ? "ΜΠΑΡΑΖ" : `ΠΑΡΑΤΑΣΗ ${state.extension}`);
+    if (goals[0] === goals[1]) parts.push(`ΕΩΣ ${goals[0]}`);
+    if (state.single_stroke) parts.push("ΜΙΑ ΣΤΕΚΙΑ");
+  }
+  return parts.join(" · ");
 }
 
 function term(call) {
@@ -140,6 +163,27 @@ function tick() {
     banner.textContent = text;
     banner.className = text ? "fit on" : "fit";
     fit(banner);
+  }
+  shotClock(shown.shot_clock);
+}
+
+// The shot clock, large while it runs: the seconds left by the server's clock, in the
+// warning's colour from its warning on.
+function shotClock(timed) {
+  const box = $("shot");
+  const hidden = timed === null;
+  let text = "";
+  if (!hidden) {
+    const elapsed = (Date.now() + offset - Date.parse(timed.started)) / 1000;
+    const left = Math.max(0, Math.ceil(timed.seconds - elapsed));
+    text = String(left);
+    box.classList.toggle("warning", left <= timed.warning_seconds);
+  }
+  if (box.hidden !== hidden || box.textContent !== text) {
+    const resized = box.hidden !== hidden;
+    box.hidden = hidden;
+    box.textContent = text;
+    if (resized) refit(); else fit(box);
   }
 }
 
