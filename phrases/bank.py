@@ -107,7 +107,7 @@ class Bank:
         try:
             return self.prompts[key]
         except KeyError:
-            raise BankError(f"the phrase bank's [prompts] has no entry {key!r}") from None
+            raise BankError("the phrase bank's [prompts] has no entry {key!r}", key=key) from None
 
 
 def _check_key(key: str) -> None:
@@ -116,17 +116,19 @@ def _check_key(key: str) -> None:
         return
     code = key.partition(".")[0]
     if code not in set(Code):
-        raise BankError(f"bank entry {key!r}: {code!r} is not an announcement code")
+        raise BankError("bank entry {key!r}: {code!r} is not an announcement code", key=key,
+                        code=code)
     made = ", ".join(sorted(entry for entry in ENTRIES if entry.partition(".")[0] == code))
-    raise BankError(f"bank entry {key!r}: the rules never make this form; they make {made}")
+    raise BankError("bank entry {key!r}: the rules never make this form; they make {made}",
+                    key=key, made=made)
 
 
 def _check_prompt_key(key: str) -> None:
     """BankError when a [prompts] `key` names an announcement of the rules."""
     code = key.partition(".")[0]
     if code in set(Code):
-        raise BankError(f"bank entry {key!r} in [prompts]: {code!r} is an announcement of the "
-                        "rules; it belongs in [announcements]")
+        raise BankError("bank entry {key!r} in [prompts]: {code!r} is an announcement of the "
+                        "rules; it belongs in [announcements]", key=key, code=code)
 
 
 def _template(key: str, data: dict[str, Any], terms: dict[str, Term]) -> Template:
@@ -134,24 +136,27 @@ def _template(key: str, data: dict[str, Any], terms: dict[str, Term]) -> Templat
         channel = Channel(data.get("channel", ""))
     except ValueError:
         known = ", ".join(Channel)
-        raise BankError(f"bank entry {key!r}: channel must be one of {known}") from None
+        raise BankError("bank entry {key!r}: channel must be one of {known}", key=key,
+                        known=known) from None
     term = terms.get(data["term"]) if "term" in data else None
     if "term" in data and term is None:
-        raise BankError(f"bank entry {key!r} names an unknown term {data['term']!r}")
+        raise BankError("bank entry {key!r} names an unknown term {term!r}", key=key,
+                        term=data["term"])
     text = data.get("text", "{spoken}" if term else None)
     display = data.get("display", "{written}" if term else None)
     if text is None or display is None:
-        raise BankError(f"bank entry {key!r} needs text and display, or a term")
+        raise BankError("bank entry {key!r} needs text and display, or a term", key=key)
     for form in (text, display):
         names = {name for _, name, _, _ in string.Formatter().parse(form) if name}
         if names - PLACEHOLDERS:
-            raise BankError(f"bank entry {key!r} uses unknown placeholders {names - PLACEHOLDERS}")
+            raise BankError("bank entry {key!r} uses unknown placeholders {unknown}", key=key,
+                            unknown=names - PLACEHOLDERS)
     if term:
         text = text.replace("{spoken}", term.spoken).replace("{written}", term.written)
         display = display.replace("{spoken}", term.spoken).replace("{written}", term.written)
     chime = data.get("chime", False)
     if not isinstance(chime, bool):
-        raise BankError(f"bank entry {key!r}: chime must be true or false")
+        raise BankError("bank entry {key!r}: chime must be true or false", key=key)
     return Template(channel, text, display, chime)
 
 
@@ -167,7 +172,7 @@ def parse_bank(source: str) -> Bank:
     prompts = {key: _template(key, entry, terms) for key, entry in data.get("prompts", {}).items()}
     missing = sorted(ENTRIES - set(templates))
     if missing:
-        raise BankError(f"the phrase bank has no entry for {', '.join(missing)}")
+        raise BankError("the phrase bank has no entry for {missing}", missing=", ".join(missing))
     numbers = data["numbers"]
     if len(numbers["units"]) != 20 or len(numbers["tens"]) != 10:
         raise BankError("bank [numbers]: units needs 20 words (0–19) and tens 10 (index 0–9)")

@@ -97,16 +97,16 @@ class Command:
     def from_dict(cls, data: dict[str, Any]) -> Command:
         """Rebuild a command from `to_dict`'s form; raises CommandError on a malformed one."""
         if not isinstance(data, dict):
-            raise CommandError(f"a command must be an object, not {type(data).__name__}")
+            raise CommandError("a command must be an object, not {type}", type=type(data).__name__)
         unknown = set(data) - {
             "kind", "player", "balls", "covered", "seconds", "frames", "inning", "points", "shot"
         }
         if unknown:
-            raise CommandError(f"unknown command fields: {sorted(unknown)}")
+            raise CommandError("unknown command fields: {fields}", fields=sorted(unknown))
         try:
             kind = Kind(data["kind"])
         except (KeyError, ValueError) as error:
-            raise CommandError(f"unknown command kind: {data.get('kind')!r}") from error
+            raise CommandError("unknown command kind: {kind!r}", kind=data.get("kind")) from error
         if len(data) == 1:
             return _BARE[kind]
         player = data.get("player")
@@ -114,13 +114,14 @@ class Command:
             raise CommandError("command field 'player' must be a string")
         balls = _sequence(data, "balls")
         if any(ball not in BALLS for ball in balls):
-            raise CommandError(f"unknown ball in {balls!r}; expected {BALLS}")
+            raise CommandError("unknown ball in {balls!r}; expected {known}", balls=balls,
+                               known=BALLS)
         try:
             covered = tuple((str(a), str(b)) for a, b in _sequence(data, "covered"))
         except (TypeError, ValueError) as error:
             raise CommandError("command field 'covered' must be a list of pairs") from error
         if any(ball not in BALLS for pair in covered for ball in pair):
-            raise CommandError(f"unknown ball in covered {covered!r}")
+            raise CommandError("unknown ball in covered {covered!r}", covered=covered)
         seconds = data.get("seconds")
         if seconds is not None and (
             isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0
@@ -130,7 +131,8 @@ class Command:
         if len(frames) > 2 or any(
             isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_FRAME for f in frames
         ):
-            raise CommandError(f"command field 'frames' must be one or two numbers 1–{MAX_FRAME}")
+            raise CommandError("command field 'frames' must be one or two numbers 1–{most}",
+                               most=MAX_FRAME)
         inning, points, shot = (_whole(data, name) for name in ("inning", "points", "shot"))
         return cls(kind, player, balls, covered, seconds, frames, inning, points, shot)
 
@@ -142,12 +144,12 @@ _BARE = {kind: Command(kind) for kind in Kind}
 def _whole(data: dict[str, Any], field: str) -> int | None:
     value = data.get(field)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise CommandError(f"command field {field!r} must be a whole number")
+        raise CommandError("command field {field!r} must be a whole number", field=field)
     return value
 
 
 def _sequence(data: dict[str, Any], field: str) -> tuple[Any, ...]:
     value = data.get(field, ())
     if not isinstance(value, list | tuple):
-        raise CommandError(f"command field {field!r} must be a list")
+        raise CommandError("command field {field!r} must be a list", field=field)
     return tuple(value)

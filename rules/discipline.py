@@ -62,6 +62,5 @@ def discipline(name: str) -> Discipline:
     try:
         return DISCIPLINES[name]
     except KeyError:
-        raise SetupError(
-            f"unknown discipline {name!r}; choose one of: {', '.join(DISCIPLINES)}"
-        ) from None
+        raise SetupError("unknown discipline {name!r}; choose one of: {names}", name=name,
+                         names=", ".join(DISCIPLINES)) from None

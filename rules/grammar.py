@@ -178,19 +178,21 @@ def load(text: str) -> Grammar:
     phrases: dict[tuple[tuple[str, ...], str | None], Phrase] = {}
     for name, templates in data["commands"].items():
         if name not in set(Kind):
-            raise GrammarError(f"grammar command {name!r}: no such command")
+            raise GrammarError("grammar command {name!r}: no such command", name=name)
         for template in templates:
             for sentence in expand(template, synonyms):
                 slot = sentence[-1] if sentence[-1] in SLOTS else None
                 fixed = sentence[:-1] if slot else sentence
                 if not fixed or any(w.startswith("{") for w in fixed):
-                    raise GrammarError(f"sentence template {template!r}: a sentence is words, "
-                                       f"then at most one of {', '.join(SLOTS)}")
+                    raise GrammarError("sentence template {template!r}: a sentence is words, "
+                                       "then at most one of {slots}", template=template,
+                                       slots=", ".join(SLOTS))
                 phrase = Phrase(Kind(name), words(" ".join(fixed)), slot, " ".join(sentence))
                 said = phrases.setdefault((phrase.words, slot), phrase)
                 if said.kind is not phrase.kind:
-                    raise GrammarError(f"sentence template {template!r}: "
-                                       f"{phrase.written!r} already means {said.kind.value}")
+                    raise GrammarError("sentence template {template!r}: {written!r} already "
+                                       "means {kind}", template=template,
+                                       written=phrase.written, kind=said.kind.value)
     # Longer fixed parts first, so «πόντος έξω άγκυρα» is tried before «πόντος έξω».
     ordered = sorted(phrases.values(), key=lambda p: (-len(p.words), p.slot is None))
     return Grammar(

@@ -78,7 +78,8 @@ def steps(match: Match, commands: Iterable[Command], first: int = 1) -> Iterator
         new, said = apply(match, command)
         if new is match:
             reason = said[0].variant if said else "it changes nothing"
-            raise ReplayError(f"recorded command {number} ({command.kind}) is refused: {reason}")
+            raise ReplayError("recorded command {number} ({kind}) is refused: {reason}",
+                              number=number, kind=command.kind, reason=reason)
         match = new
         yield match, said
 

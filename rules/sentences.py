@@ -36,9 +36,9 @@ def expand(template: str, synonyms: Mapping[str, list[Sentence]] | None = None) 
     parser = _Parser(template, synonyms or {})
     sentences = parser.alternatives()
     if parser.position < len(parser.tokens):
-        parser.fail(f"unexpected {parser.tokens[parser.position]!r}")
+        parser.fail(GrammarError("unexpected {token!r}", token=parser.tokens[parser.position]))
     if not all(sentences):
-        parser.fail("it can be said with no word at all")
+        parser.fail(GrammarError("it can be said with no word at all"))
     return list(dict.fromkeys(sentences))
 
 
@@ -51,8 +51,9 @@ class _Parser:
         self.tokens: list[str] = _TOKEN.findall(template)
         self.position = 0
 
-    def fail(self, fault: str) -> NoReturn:
-        raise GrammarError(f"sentence template {self.template!r}: {fault}")
+    def fail(self, fault: GrammarError) -> NoReturn:
+        raise GrammarError("sentence template {template!r}: {fault}", template=self.template,
+                           fault=fault)
 
     def alternatives(self) -> list[Sentence]:
         """`a | b | …` up to a closing bracket or the end."""
@@ -69,7 +70,7 @@ class _Parser:
             ways = self.item(token)
             found = [head + tail for head in found for tail in ways]
         if found == [()]:
-            self.fail("an empty alternative (optional words go in [ ])")
+            self.fail(GrammarError("an empty alternative (optional words go in [ ])"))
         return found
 
     def item(self, token: str) -> list[Sentence]:
@@ -78,14 +79,15 @@ class _Parser:
         if token in _CLOSING:
             inner = self.alternatives()
             if self._next() != _CLOSING[token]:
-                self.fail(f"{token!r} is not closed by {_CLOSING[token]!r}")
+                self.fail(GrammarError("{token!r} is not closed by {closing!r}", token=token,
+                                       closing=_CLOSING[token]))
             self.position += 1
             return [(), *inner] if token == "[" else inner
         if token in _STRAY:
-            self.fail(f"unexpected {token!r}")
+            self.fail(GrammarError("unexpected {token!r}", token=token))
         if token.startswith("<"):
             if token[1:-1] not in self.synonyms:
-                self.fail(f"no synonyms {token!r}")
+                self.fail(GrammarError("no synonyms {token!r}", token=token))
             return self.synonyms[token[1:-1]]
         return [(token,)]
 

@@ -66,16 +66,16 @@ class Setup:
     def __post_init__(self) -> None:
         discipline(self.discipline)
         if isinstance(self.distance, bool) or not isinstance(self.distance, int):
-            raise SetupError(f"the distance must be a whole number, not {self.distance!r}")
+            raise SetupError("the distance must be a whole number, not {distance!r}",
+                             distance=self.distance)
         if not 1 <= self.distance <= MAX_DISTANCE:
-            raise SetupError(
-                f"the distance must be 1 to {MAX_DISTANCE} points, not {self.distance}"
-            )
+            raise SetupError("the distance must be 1 to {most} points, not {distance}",
+                             most=MAX_DISTANCE, distance=self.distance)
         names = self.players
         if len(names) != 2 or not all(isinstance(p, str) and normalise(p) for p in names):
             raise SetupError("a match needs exactly two non-empty surnames")
         if normalise(self.players[0]) == normalise(self.players[1]):
-            raise SetupError(f"the two surnames must differ: {self.players[0]!r}")
+            raise SetupError("the two surnames must differ: {name!r}", name=self.players[0])
         if self.first not in (0, 1):
             raise SetupError("the player who breaks must be one of the two players")
         self._check_spoken(self.spoken or self.players)
@@ -143,10 +143,10 @@ class Setup:
                 spoken=tuple(data.get("spoken", ())),
             )
         except KeyError as error:
-            raise SetupError(f"a set-up needs the field {error}") from None
+            raise SetupError("a set-up needs the field {field!r}", field=error.args[0]) from None
         except (AttributeError, TypeError) as error:
-            fault = f"a set-up's fields are not as to_dict writes them ({error})"
-            raise SetupError(fault) from None
+            raise SetupError("a set-up's fields are not as to_dict writes them ({error})",
+                             error=error) from None
 
     @property
     def rules(self) -> Discipline:
@@ -169,7 +169,8 @@ class Setup:
             raise SetupError("each player needs one non-empty spoken form of his surname")
         heard = [{normalise(self.players[i]), normalise(spoken[i])} for i in (0, 1)]
         if heard[0] & heard[1]:
-            raise SetupError(f"the two players' surnames must sound different: {spoken!r}")
+            raise SetupError("the two players' surnames must sound different: {spoken!r}",
+                             spoken=spoken)
         object.__setattr__(self, "spoken", tuple(spoken))
 
     def _check_formats(self) -> None:
@@ -177,31 +178,29 @@ class Setup:
         handicap = self.handicap
         if handicap is not None:
             if len(handicap) != 2 or not all(_whole_in(d, 1, MAX_DISTANCE) for d in handicap):
-                raise SetupError(f"a handicap is two distances of 1 to {MAX_DISTANCE} points")
+                raise SetupError("a handicap is two distances of 1 to {most} points",
+                                 most=MAX_DISTANCE)
             if self.distance != max(handicap):
-                raise SetupError(f"under a handicap the distance is the longer, {max(handicap)}")
+                raise SetupError("under a handicap the distance is the longer, {longer}",
+                                 longer=max(handicap))
         if self.innings_limit is not None and not _whole_in(self.innings_limit, 1, MAX_INNINGS):
-            raise SetupError(
-                f"the innings limit must be 1 to {MAX_INNINGS}, not {self.innings_limit!r}"
-            )
+            raise SetupError("the innings limit must be 1 to {most}, not {limit!r}",
+                             most=MAX_INNINGS, limit=self.innings_limit)
         if self.on_tie not in set(OnTie):
-            raise SetupError(f"a tie is settled by one of {', '.join(OnTie)}")
+            raise SetupError("a tie is settled by one of {ties}", ties=", ".join(OnTie))
         object.__setattr__(self, "on_tie", OnTie(self.on_tie))
         legacy = self.draw_at_limit_only
         if not isinstance(legacy, bool) or (legacy and self.on_tie is not OnTie.DRAW):
             raise SetupError("only a tie settled by a draw may be drawn at the innings limit only")
         if not _whole_in(self.playoff_points, 1, MAX_DISTANCE):
-            raise SetupError(
-                f"a play-off is to 1 to {MAX_DISTANCE} points, not {self.playoff_points!r}"
-            )
+            raise SetupError("a play-off is to 1 to {most} points, not {points!r}",
+                             most=MAX_DISTANCE, points=self.playoff_points)
         self._check_sets()
         if not all(isinstance(v, str | None) for v in (self.table, self.referee)):
             raise SetupError("the table and the referee are named by text")
         if not _whole_in(self.warm_up_seconds, 1, MAX_WARM_UP_SECONDS):
-            raise SetupError(
-                f"the warm-up must last 1 to {MAX_WARM_UP_SECONDS} seconds, "
-                f"not {self.warm_up_seconds!r}"
-            )
+            raise SetupError("the warm-up must last 1 to {most} seconds, not {seconds!r}",
+                             most=MAX_WARM_UP_SECONDS, seconds=self.warm_up_seconds)
         self._check_clock()
 
     def _check_sets(self) -> None:
@@ -209,10 +208,8 @@ class Setup:
         if self.sets is None:
             return
         if not _whole_in(self.sets, 1, MAX_SETS) or self.sets % 2 == 0:
-            raise SetupError(
-                f"the sets (best of N) must be an odd number from 1 to {MAX_SETS}, "
-                f"not {self.sets!r}"
-            )
+            raise SetupError("the sets (best of N) must be an odd number from 1 to {most}, "
+                             "not {sets!r}", most=MAX_SETS, sets=self.sets)
         if self.on_tie is OnTie.DRAW:
             raise SetupError("a set is not drawn: settle a tie by extension or playoff")
         if self.innings_limit is not None:
@@ -221,18 +218,17 @@ class Setup:
     def _check_clock(self) -> None:
         """The shot clock, its time-outs and the equalising inning."""
         if self.shot_clock is not None and not _whole_in(self.shot_clock, 1, MAX_SHOT_CLOCK):
-            raise SetupError(
-                f"the shot clock must be 1 to {MAX_SHOT_CLOCK} seconds, not {self.shot_clock!r}"
-            )
+            raise SetupError("the shot clock must be 1 to {most} seconds, not {seconds!r}",
+                             most=MAX_SHOT_CLOCK, seconds=self.shot_clock)
         if self.time_outs is not None:
             if self.shot_clock is None:
                 raise SetupError("time-outs need a shot clock: give its seconds too")
             if not _whole_in(self.time_outs, 0, MAX_TIME_OUTS):
-                raise SetupError(
-                    f"the time-outs must be 0 to {MAX_TIME_OUTS}, not {self.time_outs!r}"
-                )
+                raise SetupError("the time-outs must be 0 to {most}, not {time_outs!r}",
+                                 most=MAX_TIME_OUTS, time_outs=self.time_outs)
         if not isinstance(self.equalising, bool):
-            raise SetupError(f"the equalising inning is played or not, not {self.equalising!r}")
+            raise SetupError("the equalising inning is played or not, not {given!r}",
+                             given=self.equalising)
 
 
 def _whole_in(value: object, low: int, high: int) -> bool:

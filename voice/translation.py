@@ -47,8 +47,8 @@ def fault(error: RefereeError) -> str | None:
         return None
     fields: dict[str, object] = {}
     for name, value in error.fields.items():
-        if isinstance(value, Foreign):
-            return None
+        if isinstance(value, Foreign | Exception) and not isinstance(value, RefereeError):
+            return None  # words the catalogue cannot hold: a library's, the OS's or Python's
         if isinstance(value, RefereeError):
             value = fault(value)
             if value is None:

@@ -4,6 +4,7 @@ locale or the hall's settings, and the frictions a newcomer met are gone."""
 from __future__ import annotations
 
 import argparse
+import ast
 import errno
 import gettext
 import os
@@ -18,13 +19,18 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
+import phrases
+import rules.errors
+from rules.command import Command, Kind
 from rules.errors import RefereeError
-from rules.state import MAX_DISTANCE
+from rules.match import ReplayError, replay
+from rules.state import MAX_DISTANCE, Setup, SetupError
 from tests.support.referee import Ran
 from voice import translation
 from voice.cli.main import COMMANDS, parser
 from voice.scoreboard.connections import refusal
 
+PACKAGES = tuple(Path(p.__file__).parent for p in (translation, rules.errors, phrases))
 CATALOGUE = translation.LOCALE / "el" / "LC_MESSAGES" / f"{translation.DOMAIN}.po"
 TRANSCRIPT = "Κωνσταντίνου 3\n"
 SETUP = ("--discipline", "libre", "--distance", "10", "--players", "Κωνσταντίνου,Γιάσπερς")
@@ -100,14 +106,46 @@ def test_a_c_locale_gets_english(
     assert ran.err.startswith("referee matches: error: there is no match record at ")
 
 
-def test_an_uncatalogued_fault_is_all_english(
-    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_uncatalogued_fault_is_all_english() -> None:
+    translation.use("el")
+    assert translation.fault(RefereeError("no catalogue holds {this}", this="Α")) is None
+
+
+def test_a_fault_quoting_pythons_words_is_all_english() -> None:
+    translation.use("el")
+    with pytest.raises(SetupError) as caught:  # tuple(5): Python's TypeError, quoted
+        Setup.from_dict({"discipline": "libre", "distance": 10, "players": 5, "first": 0})
+    assert translation.gettext(caught.value.message) != caught.value.message  # catalogued
+    assert translation.fault(caught.value) is None
+
+
+@pytest.mark.parametrize(("args", "greek"), [
+    (("--distance", "0"), f"η απόσταση πρέπει να είναι 1 έως {MAX_DISTANCE} πόντοι, όχι 0"),
+    (("--players", "Κωνσταντίνου,Κωνσταντίνου"),
+     "τα δύο επώνυμα πρέπει να διαφέρουν: 'Κωνσταντίνου'"),
+    (("--sets", "2"), "τα σετ (στα καλύτερα N) πρέπει να είναι μονός αριθμός από 1 έως 9, όχι 2"),
+    (("--sets", "3", "--on-tie", "draw"),
+     "ένα σετ δεν λήγει ισόπαλο: κρίνετε την ισοβαθμία με extension ή playoff"),
+    (("--time-outs", "2"),
+     "τα τάιμ άουτ θέλουν χρονόμετρο χτυπήματος: δώστε και τα δευτερόλεπτά του"),
+])
+def test_a_bad_setup_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...], greek: str,
 ) -> None:
     greek_locale(monkeypatch)
-    ran = referee("simulate", "--discipline", "libre", "--distance", "0", "--players",
-                  "Κωνσταντίνου,Γιάσπερς", "--db", tmp_path / "m.sqlite3")
-    assert ran.err == (f"referee simulate: error: the distance must be 1 to {MAX_DISTANCE} "
-                       "points, not 0\n")
+    ran = referee("simulate", *SETUP, *args, "--db", tmp_path / "m.sqlite3", stdin=TRANSCRIPT)
+    assert (ran.code, ran.err) == (2, f"referee simulate: σφάλμα: {greek}\n")
+    assert not re.search(r"\b(error|the|is|not|must|a|to|by)\b", ran.err)
+
+
+def test_a_refused_replay_in_greek() -> None:
+    translation.use("el")
+    with pytest.raises(ReplayError) as caught:
+        replay(Setup("three-cushion", 50, ("Κωνσταντίνου", "Γιάσπερς")),
+               [Command(Kind.POINT), Command(Kind.ENTREES)])
+    assert translation.fault(caught.value) == (
+        "η καταγεγραμμένη εντολή 2 (entrees) απορρίπτεται: no_zones")
 
 
 def test_a_fault_quoting_an_uncatalogued_one_is_all_english(
@@ -163,14 +201,26 @@ def families(kind: type) -> set[str]:
 def test_no_message_is_an_f_string() -> None:
     """An f-string message cannot be catalogued: each of our errors, and argparse's type errors,
     take a template and its fields."""
-    import voice.cli.main
-
     names = "|".join(sorted(families(RefereeError) | {"ArgumentTypeError"}))
-    voice = Path(translation.__file__).parent
-    found = [f"{path.relative_to(voice)}: {hit.group()!r}"
-             for path in sorted(voice.rglob("*.py"))
+    found = [f"{path.relative_to(package.parent)}: {hit.group()!r}"
+             for package in PACKAGES for path in sorted(package.rglob("*.py"))
              for hit in re.finditer(rf"\b({names})\(\s*f[\"']", path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def test_every_fault_of_the_rules_and_the_bank_has_greek() -> None:
+    """rules/ and phrases/ cannot mark their templates (they do not import voice/): each of
+    their errors is built from a literal template, which the catalogue holds in Greek."""
+    names = families(RefereeError)
+    calls = [node for package in PACKAGES[1:] for path in sorted(package.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in names]
+    with CATALOGUE.open("rb") as file:
+        greek = {m.id: m.string for m in read_po(file) if m.id}
+    templates = [call.args[0].value if isinstance(call.args[0], ast.Constant)
+                 else ast.unparse(call.args[0]) for call in calls]
+    assert len(templates) > 50  # every SetupError, ReplayError, CommandError, GrammarError…
+    assert [t for t in templates if not greek.get(t)] == []
 
 
 def test_version_prints_the_packages(capsys: pytest.CaptureFixture[str]) -> None:

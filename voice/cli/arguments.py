@@ -216,7 +216,7 @@ def setup_from(args: argparse.Namespace, hall: Settings | None = None) -> Setup:
         setup = Setup(args.discipline, players=players, first=first, spoken=spoken,
                       **setup_details(args, hall))
     except SetupError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(error.message, **error.fields) from None
     for (_written, equals, _said), name, said in zip(given, players, spoken, strict=True):
         doubt = spelling_doubt(said)
         if doubt and not equals:
