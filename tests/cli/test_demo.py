@@ -33,3 +33,18 @@ def test_without_a_sound_card_a_wav_folder_that_cannot_be_written_stops_demo_bef
     assert done.code == 2 and done.out == ""
     assert done.err.startswith("referee demo: error: cannot write into the --wav folder /proc: ")
     assert done.err.count("\n") == 1
+
+
+def test_demo_speaks_the_hall_s_language(tmp_path):
+    from voice import translation
+
+    script = ["πόντος", "άστοχο"]
+    for language, said, summed in (("el", "διαιτητής: πόντος", "χωρίς κάρτα ήχου: 1 ανακοίνωση"),
+                                   ("en", "referee: πόντος", "no sound card: 1 announcement,")):
+        translation.use(language)
+        try:
+            out = io.StringIO()
+            demo(script, tmp_path / language, out, speaker=None)
+        finally:
+            translation.use("en")
+        assert out.getvalue().startswith(said + "\n") and summed in out.getvalue()

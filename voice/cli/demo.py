@@ -14,7 +14,7 @@ from voice.cli.arguments import Subcommands, add_command, writable_folder
 from voice.live.transcript import transcript_phrases
 from voice.session import Session
 from voice.speaking.printer import WAV_RATE, display_line
-from voice.translation import _
+from voice.translation import _, ngettext
 
 PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 GAP_SECONDS = 0.4
@@ -64,7 +64,7 @@ def demo(
     spoken: list[np.ndarray] = []
     rate = round(speaker.default_rate) if speaker is not None else WAV_RATE
     for text in transcript_phrases(script):
-        out.write(f"διαιτητής: {text}\n")
+        out.write(_("referee: {text}").format(text=text) + "\n")
         for utterance in session.hear(text):
             out.write(f"  {display_line(utterance)}\n")
             if utterance.channel != "pa":
@@ -74,12 +74,15 @@ def demo(
                 devices.play(samples, rate, speaker)
             spoken.append(samples)
     if speaker is not None:
-        out.write(f"spoken on {speaker.name}\n")
+        out.write(_("spoken on {device}").format(device=speaker.name) + "\n")
         return None
     wav_dir.mkdir(parents=True, exist_ok=True)
     path = wav_dir / "demo.wav"
     gap = np.zeros(int(rate * GAP_SECONDS), dtype=np.float32)
     audio = np.concatenate([part for s in spoken for part in (s, gap)])
     write_wav(path, audio, rate)
-    out.write(f"no sound card: {len(spoken)} announcements, {len(audio) / rate:.1f} s, in {path}\n")
+    out.write(ngettext("no sound card: {count} announcement, {seconds:.1f} s, in {path}",
+                       "no sound card: {count} announcements, {seconds:.1f} s, in {path}",
+                       len(spoken)).format(count=len(spoken), seconds=len(audio) / rate,
+                                           path=path) + "\n")
     return path
