@@ -123,3 +123,22 @@ def test_the_defaults_agree_with_the_modules_that_use_them() -> None:
     assert (defaults.voice, defaults.rate, defaults.loudness, defaults.pause_ms) == (
         GREEK_VOICE_ID, RATE, TARGET_LUFS, PAUSE_MS)
     assert tomllib.loads(commented_file())["hearing"]["endpoint_ms"] == 150
+
+
+@pytest.mark.parametrize("given,hall,expected", [
+    ((), {}, (None, None)),
+    ((), {"shot_clock": 30, "time_outs": 3}, (30, 3)),
+    (("--shot-clock", "40"), {"shot_clock": 30, "time_outs": 3}, (40, 3)),
+    (("--shot-clock", "40", "--time-outs", "4"), {"shot_clock": 30, "time_outs": 3}, (40, 4)),
+    ((), {"time_outs": 3}, (None, None)),  # the hall's time-outs need a shot clock
+])
+def test_a_new_match_takes_the_hall_s_shot_clock_and_time_outs_unless_given(
+    given: tuple[str, ...], hall: dict[str, int], expected: tuple[int | None, int | None]
+) -> None:
+    from voice.cli.arguments import setup_from
+    from voice.cli.main import parser
+
+    args = parser().parse_args(["run", "--discipline", "libre", "--distance", "25", "--players",
+                                "Α,Β", "--model", "m", *given])
+    setup = setup_from(args, Settings().over(hall, Source.HALL, "settings.toml"))
+    assert (setup.shot_clock, setup.time_outs) == expected

@@ -15,7 +15,7 @@ from typing import Any
 from platformdirs import user_config_path
 
 from rules.errors import RefereeError
-from rules.state import MAX_SETS
+from rules.state import MAX_SETS, MAX_SHOT_CLOCK, MAX_TIME_OUTS
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
 from voice.live.echo import ECHO_MS, MAX_ECHO_MS
@@ -82,6 +82,8 @@ class Settings:
     table: str | None = None  # this table's name there; unset: the machine's host name
     push: str | None = None  # the hall's PostgreSQL (libpq's connection string); unset: no push
     sets: int | None = None  # a new match's best of N sets (`--sets`); unset: one game
+    shot_clock: int | None = None  # a new match's seconds per shot (`--shot-clock`); unset: none
+    time_outs: int | None = None  # with a shot clock, time-outs per player (`--time-outs`)
     sources: Mapping[str, Source] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> Source:
@@ -214,6 +216,13 @@ KEYS = {key.name: key for key in (
     Key("sets", "match", f"an odd whole number from 1 to {MAX_SETS}", _odd_sets,
         "a new match `referee run` starts is best of this many sets, each to the distance "
         "(`--sets` overrides; unset: one game)", example="3"),
+    Key("shot_clock", "match", f"seconds, a whole number from 1 to {MAX_SHOT_CLOCK}",
+        _whole(1, MAX_SHOT_CLOCK),
+        "a new match `referee run` starts has a shot clock of this many seconds per shot "
+        "(`--shot-clock` overrides; unset: none)", example="30"),
+    Key("time_outs", "match", f"a whole number from 0 to {MAX_TIME_OUTS}",
+        _whole(0, MAX_TIME_OUTS),
+        "with the shot clock, each player's time-outs (`--time-outs` overrides)", example="3"),
 )}
 assert set(KEYS) == {f.name for f in fields(Settings)} - {"sources"}
 

@@ -173,21 +173,29 @@ def whole(text: str) -> int:
 
 def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s), the competition format, the table and
-    the referee; the sets, when not given, as the hall's settings say (`hall`)."""
+    the referee; the sets, the shot clock and the time-outs, when not given, as the hall's
+    settings say (`hall`)."""
     given = args.distance
-    sets = args.sets if args.sets is not None or hall is None else hall.sets
+
+    def chosen(name: str) -> Any:
+        """The argument given, else the hall's setting (None: neither)."""
+        value = getattr(args, name)
+        return value if value is not None or hall is None else getattr(hall, name)
+
+    shot_clock = chosen("shot_clock")
     return {
         "distance": max(given),
         "handicap": None if len(given) == 1 or given[0] == given[1] else given,
         "innings_limit": args.innings,
         "on_tie": args.on_tie[0],
         "playoff_points": args.on_tie[1] or PLAYOFF_POINTS,
-        "sets": sets,
+        "sets": chosen("sets"),
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
-        "shot_clock": args.shot_clock,
-        "time_outs": args.time_outs,
+        "shot_clock": shot_clock,
+        # the hall's time-outs go with a shot clock; given alone, they are the set-up's to refuse
+        "time_outs": chosen("time_outs") if shot_clock is not None else args.time_outs,
         "equalising": args.equalising,
     }
 
