@@ -6,6 +6,7 @@ import re
 import sqlite3
 import subprocess
 from contextlib import closing
+from datetime import datetime
 
 import pytest
 
@@ -417,3 +418,32 @@ def test_matches_lists_a_play_off_waiting_for_its_starter(referee, tmp_path, db)
     simulate(referee, tmp_path, db, *["πόντος"] * 4, distance="2", options=("--on-tie", "playoff"))
     code, out, _ = referee("matches", "--db", db)
     assert code == 0 and "play-off: who starts?" in out
+
+
+def test_the_protocol_gives_the_date_start_and_end_on_the_hall_s_clock(referee, tmp_path, db):
+    from zoneinfo import ZoneInfo
+
+    # A runs out; B misses his equalising inning.
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "πόντος", "άστοχο", distance="3")
+    with Record.open(db) as record:
+        loaded = record.load(1)
+    assert loaded.match.winner is not None
+    for zone in ("Europe/Athens", "America/New_York"):
+        started, ended = (datetime.fromisoformat(t).astimezone(ZoneInfo(zone))
+                          for t in (loaded.created, loaded.events[-1].created))
+        pdf = tmp_path / f"{zone.replace('/', '-')}.pdf"
+        extra = () if zone == "Europe/Athens" else ("--time-zone", zone)  # Athens: the default
+        assert referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db,
+                       *extra).code == 0
+        text = " ".join(subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True,
+                                       text=True, check=True).stdout.split())
+        assert (f"Ημερομηνία: {started:%d/%m/%Y} Έναρξη: {started:%H:%M} "
+                f"Λήξη: {ended:%H:%M}") in text
+
+
+def test_an_unknown_time_zone_is_one_line(referee, tmp_path, db):
+    played(referee, tmp_path, db)
+    done = referee("export", "1", "--format", "pdf", "--output", tmp_path / "p.pdf",
+                   "--db", db, "--time-zone", "Athens")
+    assert done.code == 2 and done.err.count("\n") == 1
+    assert "'Athens' is not a time zone: give one such as Europe/Athens or UTC" in done.err

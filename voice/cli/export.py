@@ -6,12 +6,13 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from voice.cli.arguments import Subcommands, UsageError, add_command, add_db_argument, match_number
 from voice.cli.reading import reading
 from voice.match_record.database import LoadedMatch
 from voice.match_record.export import match_csv, match_json
-from voice.match_record.protocol import protocol_pdf
+from voice.match_record.protocol import HALL_TIME, protocol_pdf
 from voice.translation import N_, _
 
 RECORD_FILES = ("", "-wal", "-shm")  # suffixes of the files SQLite keeps a record in
@@ -27,8 +28,21 @@ def register(sub: Subcommands) -> None:
                         "pdf: the printable match protocol (needs --output)"))
     export.add_argument("--output", type=Path,
                         help=_("the file to write (default: standard output)"))
+    export.add_argument("--time-zone", type=time_zone, default=HALL_TIME, metavar="ZONE",
+                        help=_("the hall's clock for the protocol's date and times (default: "
+                               "{zone})").format(zone=HALL_TIME.key))
     add_db_argument(export, hall=True)
     export.set_defaults(run=run)
+
+
+def time_zone(name: str) -> ZoneInfo:
+    """An argparse type: a time zone of the IANA database, such as Europe/Athens."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise argparse.ArgumentTypeError(
+            _("{name!r} is not a time zone: give one such as Europe/Athens or UTC")
+            .format(name=name[:40])) from None
 
 
 def write(text: str | bytes, output: Path | None, db: Path | str) -> None:
@@ -59,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     with reading(args.db) as record:
         loaded = record.load(args.match)
     writers: dict[str, Callable[[LoadedMatch], str | bytes]] = {
-        "json": match_json, "csv": match_csv, "pdf": protocol_pdf
+        "json": match_json, "csv": match_csv,
+        "pdf": lambda loaded: protocol_pdf(loaded, args.time_zone),
     }
     write(writers[args.format](loaded), args.output, args.db)
     return 0

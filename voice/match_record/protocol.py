@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from functools import cache
 from importlib.resources import files
 from itertools import accumulate, zip_longest
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fpdf import FPDF
 
@@ -21,6 +23,7 @@ from voice.translation import N_
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
 REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
+HALL_TIME = ZoneInfo("Europe/Athens")  # the protocol's clock unless the export names another
 LINE = 6  # mm: the height of a line of text
 
 
@@ -35,8 +38,9 @@ def words() -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def protocol_pdf(loaded: LoadedMatch) -> bytes:
-    """The match's protocol: header, each inning with running totals, totals, result, signatures."""
+def protocol_pdf(loaded: LoadedMatch, zone: ZoneInfo = HALL_TIME) -> bytes:
+    """The match's protocol: header, each inning with running totals, totals, result, signatures;
+    its date and times in the hall's time `zone`."""
     if not REGULAR.exists() or not BOLD.exists():
         raise NoFont(N_("the protocol is printed in DejaVu Sans, not found in {fonts}"),
                      fonts=FONTS)
@@ -50,7 +54,7 @@ def protocol_pdf(loaded: LoadedMatch) -> bytes:
     pdf.set_font("DejaVu", "B", 16)
     pdf.cell(0, 10, f"{w['title']} · {w['match']} {loaded.id}", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", "", 10)
-    for label, value in _header(loaded):
+    for label, value in _header(loaded, zone):
         _line(pdf, label, value)
     pdf.ln(3)
     _innings_table(pdf, loaded)
@@ -64,8 +68,10 @@ def protocol_pdf(loaded: LoadedMatch) -> bytes:
     return bytes(pdf.output())
 
 
-def _header(loaded: LoadedMatch) -> list[tuple[str, str]]:
+def _header(loaded: LoadedMatch, zone: ZoneInfo) -> list[tuple[str, str]]:
     w, setup = words(), loaded.setup
+    started = local(loaded.created, zone)
+    ended = local(loaded.events[-1].created, zone) if loaded.match.over and loaded.events else None
     if setup.handicap is None:
         distance = str(setup.distance)
     else:
@@ -81,10 +87,22 @@ def _header(loaded: LoadedMatch) -> list[tuple[str, str]]:
         (w["innings_limit"], limit),
         (w["on_tie"], tie),
         (w["players"], " – ".join(setup.players)),
-        (w["date"], loaded.created[:10]),
+        (w["date"], f"{started:%d/%m/%Y}"),
+        (w["started"], f"{started:%H:%M}"),
+        (w["ended"], "" if ended is None else f"{ended:%H:%M}"),
         (w["table"], setup.table or ""),
         (w["referee"], setup.referee or ""),
     ]
+
+
+def local(iso: str, zone: ZoneInfo) -> datetime:
+    """A time the record wrote (ISO, UTC) as the clocks of the hall's time `zone` read it.
+
+    >>> f"{local('2026-07-01T17:05:00+00:00', ZoneInfo('Europe/Athens')):%d/%m/%Y %H:%M}"
+    '01/07/2026 20:05'
+    """
+    when = datetime.fromisoformat(iso)
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(zone)
 
 
 def _innings_table(pdf: FPDF, loaded: LoadedMatch) -> None:
