@@ -15,6 +15,7 @@ from typing import Any
 from platformdirs import user_config_path
 
 from rules.errors import RefereeError
+from rules.shot_clock import WARNING_BEFORE
 from rules.state import MAX_SETS, MAX_SHOT_CLOCK, MAX_TIME_OUTS
 from rules.vocabulary import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, MIN_ENDPOINT_MS
@@ -67,6 +68,7 @@ class Settings:
     rate: int = RATE  # words per minute
     loudness: float = TARGET_LUFS  # LUFS, integrated, of every announcement
     chime: bool = True  # before non-routine announcements: break, extension, winner
+    shot_clock_tone: bool = True  # the PA's tone as the shot clock warns
     pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
     lost_notice: bool = True  # a lost headset: a short neutral word on the PA
@@ -179,6 +181,9 @@ KEYS = {key.name: key for key in (
         f"the loudness of every announcement, LUFS integrated (EBU R 128: {TARGET_LUFS:g})"),
     Key("chime", "speech", "true or false", _flag,
         "a chime before non-routine announcements (break, extension, winner)"),
+    Key("shot_clock_tone", "speech", "true or false", _flag,
+        f"a short tone on the PA as the shot clock warns that {WARNING_BEFORE} s are left (the "
+        "headset names the player; off: the headset alone)"),
     Key("pause_ms", "speech", f"milliseconds from 0 to {MAX_PAUSE_MS}", _whole(0, MAX_PAUSE_MS),
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", "true or false", _flag,

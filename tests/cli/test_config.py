@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 
@@ -16,7 +17,7 @@ def test_init_writes_a_commented_file_that_show_reports(referee, tmp_path: Path)
     assert code == 0 and lines[0] == f"hall settings file: {path}"
     assert lines[1].split() == ["speech.voice", '"grk/el"', "hall", "file"]
     assert lines[2].split() == ["speech.driver", "(not", "set)", "default"]
-    assert lines[10].split() == ["devices.mic", "(not", "set)", "default"]
+    assert lines[11].split() == ["devices.mic", "(not", "set)", "default"]
     code, _, err = referee("config", "init", "--config", path)
     assert code == 2 and f"{path} already exists" in err and "--force overwrites it" in err
     assert referee("config", "init", "--config", path, "--force").code == 0
@@ -25,7 +26,7 @@ def test_init_writes_a_commented_file_that_show_reports(referee, tmp_path: Path)
 def test_show_without_a_file_gives_the_defaults(referee) -> None:
     code, out, _ = referee("config", "show")
     assert code == 0 and "(none there: `referee config init` writes one)" in out.splitlines()[0]
-    assert "hearing.threshold      80.0          default" in out
+    assert re.search(r"^hearing\.threshold +80\.0 +default$", out, re.M)
 
 
 def test_show_says_what_the_profile_overrides(referee, tmp_path: Path) -> None:
@@ -35,8 +36,8 @@ def test_show_says_what_the_profile_overrides(referee, tmp_path: Path) -> None:
     profile.write_text("endpoint_ms = 250\n[aliases]\n", encoding="utf-8")
     code, out, _ = referee("config", "show", "--config", hall, "--profile", profile)
     assert code == 0 and f"referee profile: {profile}" in out
-    assert "hearing.threshold      70.0          hall file" in out
-    assert "hearing.endpoint_ms    250           referee profile" in out
+    assert re.search(r"^hearing\.threshold +70\.0 +hall file$", out, re.M)
+    assert re.search(r"^hearing\.endpoint_ms +250 +referee profile$", out, re.M)
 
 
 def test_a_bad_value_is_one_line_naming_the_key_exit_2(referee, tmp_path: Path) -> None:

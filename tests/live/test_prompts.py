@@ -17,10 +17,11 @@ def test_the_loop_codes_are_not_the_rules_codes():
     assert not {str(code) for code in LoopCode} & {str(code) for code in Code}
 
 
-def test_every_prompt_is_for_the_referee_alone_but_the_lost_headset_s_neutral_word():
+def test_every_prompt_is_for_the_referee_alone_but_the_lost_headset_s_word_and_the_tone():
     for code in LoopCode:
         said = prompt(code)
-        hall = code is LoopCode.HEADSET_LOST  # the headset is gone: said on the PA
+        # the headset is gone: said on the PA; the shot clock's tone is the hall's to hear
+        hall = code in (LoopCode.HEADSET_LOST, LoopCode.SHOT_CLOCK_TONE)
         assert said.code is code and said.channel is (Channel.PA if hall else Channel.HEADSET)
 
 

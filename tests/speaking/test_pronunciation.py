@@ -62,8 +62,9 @@ def phonemes(texts: list[str]) -> list[str]:
 
 
 def every_text() -> list[str]:
-    """Every text the bank gives the TTS: each form of each announcement, with every ball on
-    every spot, every frame and pair of frames, every number (as points and in the genitive)."""
+    """Every text the bank gives the TTS (a tone's empty one aside): each form of each
+    announcement, with every ball on every spot, every frame and pair of frames, every number
+    (as points and in the genitive)."""
     phrases = bank()
     players = tuple(NAMES)
     texts: list[str] = []
@@ -86,7 +87,7 @@ def every_text() -> list[str]:
     texts += [phrases.numbers.spoken(n) for n in range(phrases.numbers.thousands + 1)]
     texts += [phrases.points_genitive[n != 1].format(phrases.numbers.genitive(n))
               for n in range(1, phrases.numbers.thousands + 1)]
-    return list(dict.fromkeys(texts))
+    return [text for text in dict.fromkeys(texts) if text]  # a tone alone has no words
 
 
 TONOS, DIALYTIKA = "\u0301", "\u0308"

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         notice=settings.lost_notice, say_again=settings.say_again,
+                        tone=settings.shot_clock_tone,
                         canceller=canceller)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")

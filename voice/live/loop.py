@@ -16,7 +16,7 @@ from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
 from voice.live.microphone_news import MicrophoneNews
 from voice.live.output_news import OutputNews
-from voice.live.prompts import confirmation
+from voice.live.prompts import LoopCode, confirmation, prompt
 from voice.live.pulse import Pulse
 from voice.live.record_news import RecordNews
 from voice.live.ticker import Ticker
@@ -63,6 +63,7 @@ class LiveLoop:
         canceller: EchoCanceller | None = None,
         log: Callable[[str], None] = log_to_stderr,
         notice: bool = True,
+        tone: bool = True,
         say_again: str | None = None,
     ) -> None:
         self.listener = listener
@@ -71,6 +72,7 @@ class LiveLoop:
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
+        self.tone = tone  # the PA's tone as the shot clock warns
         self.log = log
         self.pulse = Pulse(ledger)
         self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log, say_again)
@@ -169,6 +171,8 @@ class LiveLoop:
         seq = self.ledger.written
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(confirmation(command))
+        if self.tone and any(u.code is Code.SHOT_CLOCK_WARNING for u in utterances):
+            utterances.append(prompt(LoopCode.SHOT_CLOCK_TONE))
         refused = any(u.code is Code.REFUSED for u in utterances)
         if not refused and self.outputs is not None and (
                 self.outputs.announcer.backlog() > BACKLOG_MAX):

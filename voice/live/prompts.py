@@ -23,6 +23,7 @@ class LoopCode(StrEnum):
     PA_LOST = "pa_lost"  # the PA's output failed or hung (said on the headset)
     HEADSET_LOST = "headset_lost"  # the headset's output failed or hung: a neutral word on the PA
     SAY_AGAIN = "say_again"  # audio went missing while the referee may have spoken
+    SHOT_CLOCK_TONE = "shot_clock_tone"  # the PA's tone as the shot clock warns: no words
 
 
 # The commands the confirmation («taken») names; any other is confirmed plainly.

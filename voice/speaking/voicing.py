@@ -70,13 +70,19 @@ class Voicing:
         One that says points (a score) is not kept: its text hardly ever comes again, while its
         pieces, the names and the numbers, stay in the synthesiser's cache."""
         voiced = self._kept if utterance.points is None else self._fresh
-        return voiced(utterance.spoken_pieces(), self.chime and utterance.chime, rate)
+        tone = not utterance.text  # a chime with no words is played whatever `chime` says
+        return voiced(utterance.spoken_pieces(), utterance.chime and (self.chime or tone), rate)
 
     def cache_info(self) -> functools._CacheInfo:
         """How many utterances are kept (currsize, at most maxsize), and how often one was."""
         return self._kept.cache_info()
 
     def _fresh(self, pieces: tuple[str, ...], chimed: bool, rate: int) -> np.ndarray:
+        if not any(pieces):  # a tone: the chime alone, levelled as speech is
+            out = np.asarray(normalise_loudness(bell(rate), rate, self.target, self.ceiling),
+                             dtype=np.float32)
+            out.flags.writeable = False
+            return out
         said = [self.speech.render(piece) for piece in pieces]
         speech_rate = said[0][1]
         pause = np.zeros(speech_rate * self.pause_ms // 1000)
