@@ -204,8 +204,10 @@ def one_round(model: object, voicing: Voicing, fault: Fault, path: Path) -> dict
     alert_on, alert = fault.alert
     back_on, back_code = fault.back
     reopened = fake.opens[1] - back if fault.device == "mic" else float("nan")
-    return {"detected": detected - fault_at,
-            "alert": noted.first(alert_on, alert, detected) - detected,
+    began = noted.first(alert_on, alert, detected)
+    cut = any(device == DEVICE[alert_on] and detected <= at <= began
+              for device, at in fake.aborted)  # routine speech was playing there, cut short
+    return {"detected": detected - fault_at, "alert": began - detected, "cut": cut,
             "reopened": reopened, "back": noted.first(back_on, back_code, back) - back}
 
 
@@ -221,8 +223,9 @@ def main() -> None:
     faults = ([Fault("mic", "stall")] + [Fault("mic", "unplug", away) for away in args.away]
               + [Fault(device, how) for device in ("pa", "headset") for how in ("fails", "hangs")])
     print("| fault | fault → detected | detected → alert starts (target ≤ 1 s) | alert on |"
-          " device back → stream reopened | device back → «σε ακούω ξανά» / the score starts |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          " routine speech cut for it | device back → stream reopened |"
+          " device back → «σε ακούω ξανά» / the score starts |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as folder:
         for number, fault in enumerate(faults):
             rounds = [one_round(model, voicing, fault, Path(folder) / f"{number}-{n}.sqlite3")
@@ -230,7 +233,8 @@ def main() -> None:
             cells = [_cell([r[key] for r in rounds])
                      for key in ("detected", "alert", "reopened", "back")]
             where = "headset" if fault.alert[0] == "headset" else "PA"
-            print(f"| {fault.name} | {cells[0]} | {cells[1]} | {where} | {cells[2]} "
+            cut = f"{sum(r['cut'] for r in rounds)}/{len(rounds)} rounds"
+            print(f"| {fault.name} | {cells[0]} | {cells[1]} | {where} | {cut} | {cells[2]} "
                   f"| {cells[3]} |", flush=True)
 
 

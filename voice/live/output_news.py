@@ -44,8 +44,8 @@ class OutputNews:
 
     def watch(self) -> None:
         """Between chunks: say the current state where an alert cut routine speech short, tell
-        newly lost outputs, repeat the alerts due, try the score on each lost output that is
-        free, and note those back."""
+        newly lost outputs, repeat the alerts due, try the score on each lost output with no
+        alert playing or waiting, and note those back."""
         for channel in sorted(self.announcer.interrupted()):
             self.log(f"{channel}: routine speech cut short by an alert; the current state "
                      "said instead")
