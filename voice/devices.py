@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 from rules.errors import RefereeError
 from voice.translation import N_, Foreign, reason
 
+CUT_SECONDS = 0.05  # how often a play looks whether it is cut short
 PORTAUDIO_HINT = N_("install PortAudio: apt-get install libportaudio2")
 # A device spec that names none or several of the usable devices, by kind and by how many.
 UNMATCHED = {
@@ -88,15 +90,33 @@ def find(spec: str, kind: str, role: str) -> Device:
     return match[0]
 
 
-def play(samples: Any, rate: int, device: Device) -> None:
+def play(samples: Any, rate: int, device: Device, cut: threading.Event | None = None) -> None:
     """Play float or int16 samples on `device` through a stream of its own (sounddevice's play()
-    would stop whatever another output plays), returning once they have been played."""
+    would stop whatever another output plays), returning once they have been played, or within
+    CUT_SECONDS of `cut` being set: then the stream is aborted and the rest is never heard."""
     data = np.asarray(samples)
     if data.dtype == np.int16:
         data = data / 32768.0
-    with backend().OutputStream(samplerate=rate, device=device.index, channels=1,
-                                dtype="float32") as stream:
-        stream.write(np.ascontiguousarray(data, np.float32))
+    data = np.ascontiguousarray(data, np.float32)
+    sd = backend()
+    finished = threading.Event()
+    fed = 0  # samples handed to the sound card so far
+
+    def feed(out: np.ndarray, frames: int, _time: Any, _status: Any) -> None:
+        nonlocal fed
+        piece = data[fed : fed + frames]
+        out[: len(piece), 0] = piece
+        out[len(piece) :] = 0
+        fed += frames
+        if fed >= len(data):
+            raise sd.CallbackStop  # what is buffered still plays, then `finished`
+
+    with sd.OutputStream(samplerate=rate, device=device.index, channels=1, dtype="float32",
+                         callback=feed, finished_callback=finished.set) as stream:
+        while not finished.wait(CUT_SECONDS if cut is not None else None):
+            if cut is not None and cut.is_set():
+                stream.abort()  # what is buffered is dropped, not played out
+                return
 
 
 class DeviceOutput:
@@ -123,6 +143,6 @@ class DeviceOutput:
                              role=self.role, name=self.device.name, index=self.device.index,
                              fault=Foreign(error)) from None
 
-    def play(self, samples: Any, rate: int) -> None:
-        """Play `samples`, returning once they have been played."""
-        play(samples, rate, self.device)
+    def play(self, samples: Any, rate: int, cut: threading.Event | None = None) -> None:
+        """Play `samples`, returning once they have been played, or soon after `cut` is set."""
+        play(samples, rate, self.device, cut)

@@ -51,6 +51,71 @@ def test_an_alert_starts_within_a_second_of_the_fault_whatever_is_queued(
     assert loop.ledger.unannounced() == []
 
 
+def queued(loop):
+    """Every batch queued on the loop's announcer from now on, its parts' too: (channels, codes,
+    alert)."""
+    batches, say = [], loop.announcer.say
+
+    def spy(utterances, done=None, alert=False):
+        batches.append(({u.channel for u in utterances}, [u.code for u in utterances], alert))
+        say(utterances, done, alert)
+
+    loop.announcer.say = spy
+    return batches
+
+
+def test_an_alert_cuts_short_a_long_routine_announcement_on_the_headset(
+    tmp_path, korean_model, sound_devices
+):
+    sound_devices.realtime = True
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    batches = queued(loop)
+    loop.act(heard(Command(Kind.TOUCHENT)))  # «τους» on the PA, a 4 s reminder on the headset
+    settle(loop, 0.3)
+    fault = time.monotonic()
+    loop.microphone_lost("no audio for 2 s")
+    settle(loop, 0.5)
+    (alert, *after) = starts(sound_devices, HEADSET, after=fault)
+    assert alert - fault <= 1.0
+    assert [d for d, at in sound_devices.aborted if at >= fault] == [HEADSET]  # the reminder
+    settle(loop, 3.0)
+    loop.close()
+    # What was cut is not replayed: the current state is said on the headset, after the alert.
+    assert "headset: routine speech cut short by an alert; the current state said instead" in lines
+    assert batches[1:] == [({"headset"}, [LoopCode.MIC_LOST], True),
+                           ({"headset"}, [Code.REPEAT_SCORE, Code.TOUCHENT, Code.TOUCHENT], False)]
+    assert len(starts(sound_devices, HEADSET, after=fault)) == 4  # the alert, then the state
+    assert all(e.announced for e in record.load(1).events)
+
+
+def test_an_alert_cuts_short_a_long_routine_announcement_on_the_pa(
+    tmp_path, korean_model, sound_devices
+):
+    sound_devices.realtime = True
+    sound_devices.failing = {HEADSET}
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    batches = queued(loop)
+    loop.act(heard(Command(Kind.SCORE)))  # «Παπαδόπουλος μηδέν, Κωνσταντίνου μηδέν»: 3 s
+    time.sleep(0.3)
+    loop.act(heard(Command(Kind.MISS)))  # the turn on the dead headset
+    time.sleep(0.1)
+    fault = time.monotonic()
+    settle(loop, 1.0)  # the headset is found lost: a neutral word on the PA
+    alert = starts(sound_devices, PA, after=fault)[0]
+    assert alert - fault <= 1.0
+    assert [d for d, at in sound_devices.aborted if at >= fault] == [PA]  # the score, cut
+    settle(loop, 4.0)
+    loop.close()
+    # The score cut short is said as the current state once, after the alert, for the miss too.
+    assert "pa: routine speech cut short by an alert; the current state said instead" in lines
+    assert [b for b in batches if "pa" in b[0]][1:] == [
+        ({"pa"}, [LoopCode.HEADSET_LOST], True), ({"pa"}, [Code.REPEAT_SCORE], False)]
+    assert len(starts(sound_devices, PA, after=fault)) == 2
+    assert all(e.announced for e in record.load(1).events)
+
+
 def test_not_understood_and_refusals_go_before_routine_speech(
     tmp_path, korean_model, sound_devices
 ):

@@ -1,4 +1,5 @@
-"""The announcer: order on each output, outputs apart, alerts first, failures and hangs seen."""
+"""The announcer: order on each output, outputs apart, alerts first (cutting routine speech
+short), failures and hangs seen."""
 
 import threading
 import time
@@ -31,14 +32,16 @@ class Output:
         self.hang = threading.Event()  # set: plays block until `release` is set
         self.release = threading.Event()
 
-    def play(self, samples, rate):
+    def play(self, samples, rate, cut=None):
         if self.fail_on is not None and int(samples[0]) == self.fail_on:
             raise OSError("device unplugged")
         assert self.playing.acquire(blocking=False), "two utterances at once"
         if self.hang.is_set():
             self.release.wait()
-        time.sleep(self.seconds)
-        self.log.append((self.name, int(samples[0]), time.monotonic()))
+        if (cut or threading.Event()).wait(self.seconds):
+            self.log.append((self.name, -int(samples[0]), time.monotonic()))  # cut short
+        else:
+            self.log.append((self.name, int(samples[0]), time.monotonic()))
         self.playing.release()
 
 
@@ -102,8 +105,46 @@ def test_an_alert_goes_before_every_routine_utterance_waiting():
     announcer.say([utterance("z" * 10, "headset")], alert=True)
     announcer.close()
     said = [n for _, n in played(log)]
-    # Only the utterance already playing goes before them; the alerts keep their own order.
-    assert said[:3] == [1, 9, 10] and said[3:] == [2, 3, 4, 5, 6, 7]
+    # The utterance playing is cut short; the alerts keep their own order, the rest waits.
+    assert said[:3] == [-1, 9, 10] and said[3:] == [2, 3, 4, 5, 6, 7]
+
+
+def test_an_alert_cuts_short_the_routine_utterance_playing_and_the_rest_of_its_batch():
+    log, done = [], []
+    announcer = Announcer(Voice(), {"pa": Output(log, "pa", seconds=1.0),
+                                    "headset": Output(log, "headset", seconds=1.0)})
+    announcer.say([utterance("a"), utterance("bb"), utterance("e", "headset")],
+                  done=lambda: done.append("routine"))
+    time.sleep(0.1)  # «a» is playing on the PA, «e» on the headset
+    started = time.monotonic()
+    announcer.say([utterance("y" * 9)], alert=True)
+    announcer.say([utterance("z" * 10)], alert=True)  # an alert never cuts another
+    time.sleep(0.1)
+    assert announcer.interrupted() == {"pa"} and announcer.interrupted() == set()  # told once
+    announcer.say([utterance("ccc", "headset")], alert=True)
+    time.sleep(0.1)
+    assert announcer.interrupted() == {"headset"}
+    announcer.close()
+    cut_at = next(at for name, said, at in log if said == -1)
+    assert cut_at - started < 0.1  # not after its second
+    # «bb», after «a» in the batch cut, is never said; the batch's `done` never runs.
+    assert played(log, "pa") == [("pa", -1), ("pa", 9), ("pa", 10)]
+    assert played(log, "headset") == [("headset", -1), ("headset", 3)]
+    assert done == [] and list(announcer.failures) == [] and announcer.lost() == set()
+
+
+def test_routine_speech_can_be_dropped_on_one_output_only():
+    log = []
+    outputs = {"pa": Output(log, "pa", seconds=0.2), "headset": Output(log, "headset",
+                                                                      seconds=0.2)}
+    announcer = Announcer(Voice(), outputs)
+    announcer.say([utterance("a"), utterance("bb", "headset")])
+    announcer.say([utterance("ccc"), utterance("dddd", "headset")])
+    time.sleep(0.05)  # the first batch is playing
+    announcer.drop_routine("pa")
+    announcer.close()
+    assert played(log, "pa") == [("pa", 1)] and played(log, "headset") == [("headset", 2),
+                                                                          ("headset", 4)]
 
 
 def test_a_routine_backlog_can_be_dropped_alerts_kept_and_its_batches_never_done():
@@ -114,13 +155,14 @@ def test_a_routine_backlog_can_be_dropped_alerts_kept_and_its_batches_never_done
     for n in range(1, 5):
         announcer.say([utterance("x" * n)], done=lambda n=n: done.append(n))
         time.sleep(0.05 if n == 1 else 0)  # the first is playing
-    announcer.say([utterance("y" * 9)], alert=True)
+    announcer.say([utterance("y" * 9)], done=lambda: done.append(9), alert=True)
     assert announcer.backlog() == 3  # the first is playing
     announcer.drop_routine()
     assert announcer.backlog() == 0
     output.release.set()
     announcer.close()
-    assert [n for _, n in played(log)] == [1, 9] and done == [1]
+    # The first, playing, was cut short by the alert: none of the routine batches is done.
+    assert [n for _, n in played(log)] == [-1, 9] and done == [9]
 
 
 def test_a_failed_play_leaves_its_output_lost_until_one_succeeds():
@@ -140,9 +182,9 @@ def test_a_play_past_its_length_and_the_slack_leaves_its_output_lost_while_it_ha
     output = Output(log, "headset")
     output.hang.set()
     announcer = Announcer(Voice(), {"headset": output, "pa": Output(log, "pa")})
-    announcer.say([utterance("a", "headset")])
+    announcer.say([utterance("a", "headset")], alert=True)
     time.sleep(0.1)
-    assert announcer.lost() == set() and announcer.busy("headset")  # not overdue yet
+    assert announcer.lost() == set() and announcer.alerting("headset")  # not overdue yet
     time.sleep(0.2)
     assert announcer.lost() == {"headset"}
     announcer.say([utterance("bb")])
@@ -151,4 +193,4 @@ def test_a_play_past_its_length_and_the_slack_leaves_its_output_lost_while_it_ha
     assert time.monotonic() - started < 0.5 and played(log) == [("pa", 2)]
     output.release.set()
     time.sleep(0.1)
-    assert announcer.lost() == set() and not announcer.busy("headset")
+    assert announcer.lost() == set() and not announcer.alerting("headset")

@@ -1,7 +1,7 @@
 """The one sound-device fake: stands in for the sounddevice module at the device boundary.
 
 Its microphone can deliver audio, stall, pause, die (unplugged for a while), refuse to open and
-report overflows; its outputs can fail or hang.
+report overflows; its outputs can fail or hang, and a play can be aborted.
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ from voice.hearing.audio import TARGET_RATE
 
 class PortAudioError(Exception):
     """sounddevice's error, as the fake raises it."""
+
+
+class CallbackStop(Exception):
+    """sounddevice's signal that an output's callback has given its last samples."""
 
 
 @dataclass
@@ -42,6 +46,7 @@ class FakeSoundDevice:
     """Stands in for the sounddevice module: three devices, a mic stream fed from bytes."""
 
     PortAudioError = PortAudioError
+    CallbackStop = CallbackStop
 
     def __init__(self, pcm=b"", realtime=False):
         self.pcm, self.realtime = pcm, realtime
@@ -50,7 +55,8 @@ class FakeSoundDevice:
         self.unplugged_until = 0.0  # time.monotonic() until which the mic is gone
         self.finished = threading.Event()  # the last take has delivered all its audio
         self.signal_at_end: int | None = None  # then this signal is raised in the main thread
-        self.played: list[tuple[int, int]] = []  # (device index, samples)
+        self.played: list[tuple[int, int]] = []  # (device index, samples) of each whole play
+        self.aborted: list[tuple[int, float]] = []  # (device index, time.monotonic()) of each cut
         self.started: list[tuple[int, float]] = []  # (device index, time.monotonic()) of each
         self.failing: set[int] = set()  # output devices whose play raises
         self.hanging: set[int] = set()  # output devices whose play blocks until `released`
@@ -70,25 +76,12 @@ class FakeSoundDevice:
              "default_samplerate": 48000.0},
         ]
 
-    def play(self, samples, rate, device, blocking):
-        assert blocking and rate > 0 and len(samples) > 1000
-        if device in self.failing:
-            raise PortAudioError(f"Error opening OutputStream: device {device} unavailable")
-        if device == 1 and self.hall and self.streams:  # the hall's PA, heard by the mic
-            self.streams[-1].mix(self.hall(resample(np.asarray(samples, np.float32), rate,
-                                                    TARGET_RATE)))
-        self.started.append((device, time.monotonic()))
-        if device in self.hanging:
-            self.released.wait()
-        if self.realtime:
-            time.sleep(len(samples) / rate)
-        self.played.append((device, len(samples)))
-
-    def OutputStream(self, samplerate, device, channels, dtype):
+    def OutputStream(self, samplerate, device, channels, dtype, callback=None,
+                     finished_callback=None):
         assert channels == 1 and dtype == "float32"
         if device in self.failing:
             raise PortAudioError(f"Error opening OutputStream: device {device} unavailable")
-        return FakeOutput(self, samplerate, device)
+        return FakeOutput(self, samplerate, device, callback, finished_callback)
 
     def RawInputStream(self, samplerate, blocksize, channels, dtype, device, callback):
         assert (samplerate, channels, dtype, device) == (TARGET_RATE, 1, "int16", 0)
@@ -109,20 +102,51 @@ class FakeSoundDevice:
 
 
 class FakeOutput:
-    """An output stream: what is written to it is played as `play` plays it."""
+    """An output stream with a sound card's callback: at its start it takes all the samples at
+    once (a buffer without end), then plays them (their length in real time), or hangs; an abort
+    stops it where it is."""
 
-    def __init__(self, fake, rate, device):
+    def __init__(self, fake, rate, device, callback, finished):
         self.fake, self.rate, self.device = fake, rate, device
+        self.callback, self.finished = callback, finished
+        self.stopped = threading.Event()  # aborted
 
     def __enter__(self):
+        if self.callback is not None:  # opened to play, not to check
+            self.start()
         return self
 
     def __exit__(self, *exc):
         return False
 
-    def write(self, samples):
-        assert samples.dtype == np.float32 and samples.ndim == 1
-        self.fake.play(samples, self.rate, self.device, blocking=True)
+    def start(self):
+        pieces = []
+        while True:
+            out = np.zeros((480, 1), np.float32)  # 10 ms a call
+            try:
+                self.callback(out, len(out), None, None)
+            except CallbackStop:
+                pieces.append(out[:, 0])
+                break
+            pieces.append(out[:, 0])
+        samples = np.concatenate(pieces)
+        assert self.rate > 0 and len(samples) > 1000
+        if self.device == 1 and self.fake.hall and self.fake.streams:  # the PA, heard by the mic
+            self.fake.streams[-1].mix(self.fake.hall(resample(samples, self.rate, TARGET_RATE)))
+        self.fake.started.append((self.device, time.monotonic()))
+        threading.Thread(target=self._play, args=(len(samples),), daemon=True).start()
+
+    def _play(self, count):
+        if self.device in self.fake.hanging:
+            self.fake.released.wait()
+        if self.stopped.wait(count / self.rate if self.fake.realtime else 0):
+            return
+        self.fake.played.append((self.device, count))
+        self.finished()
+
+    def abort(self):
+        self.stopped.set()
+        self.fake.aborted.append((self.device, time.monotonic()))
 
 
 class FakeStream:

@@ -69,10 +69,10 @@ class TappedOutput:
         rate: int = self.output.rate
         return rate
 
-    def play(self, samples: np.ndarray, rate: int) -> None:
-        """Note the samples as played from now, then play them."""
+    def play(self, samples: np.ndarray, rate: int, cut: threading.Event | None = None) -> None:
+        """Note the samples as played from now, then play them (until `cut` is set)."""
         self.played.add(samples, rate, self.clock())
-        self.output.play(samples, rate)
+        self.output.play(samples, rate, cut)
 
 
 class Engine(Protocol):

@@ -23,17 +23,19 @@ TIE_CALLS = frozenset({Code.EXTENSION, Code.PLAYOFF})
 
 
 def catch_up(
-    ledger: Ledger, voice: Speaker, voiced: Callable[[int], None], summarise: bool = False
+    ledger: Ledger, voice: Speaker, voiced: Callable[[int], None], summarise: bool = False,
+    stale: bool = False,
 ) -> None:
     """Voice what was recorded but never announced, then the score.
 
-    With `summarise`, a backlog of more than one event is not voiced event by event: the score
-    comes first, then only what still holds (`still_relevant`). `voiced(seq)` runs once an
-    event's announcements (or the summary standing for them) have been voiced.
+    With `summarise`, a backlog of more than one event (with `stale`, of any: what was cut
+    short is not said again) is not voiced event by event: the score comes first, then only
+    what still holds (`still_relevant`). `voiced(seq)` runs once an event's announcements (or
+    the summary standing for them) have been voiced.
     """
     pending = ledger.unannounced()
     score = ledger.command(Command(Kind.SCORE))
-    if summarise and len(pending) > 1:
+    if summarise and len(pending) > (0 if stale else 1):
         seqs = [seq for seq, _ in pending]
         recap = score + still_relevant(ledger, pending)
         voice.say(recap, done=functools.partial(_each, voiced, seqs))

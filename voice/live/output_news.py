@@ -1,6 +1,6 @@
 """The outputs' faults as the live loop tells them: a lost PA on the headset, a lost headset on
 the panel and, in a neutral word, on the PA; repeated until the output is back, when the score
-is said on it once."""
+is said on it once. And what an alert cut short, said again as the current state."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from dataclasses import replace
 
 from phrases.bank import Channel
 from phrases.render import Utterance
-from rules.command import Command, Kind
 from voice.live.catch_up import catch_up
 from voice.live.prompts import REPEAT_SECONDS, LoopCode, prompt
 from voice.live.pulse import Pulse
 from voice.match_record.ledger import Ledger
-from voice.speaking.announcer import Announcer
+from voice.speaking.announcer import Announcer, Speaker
 
 # Says utterances ahead of routine speech; then runs the callable, if one is given.
 Tell = Callable[[list[Utterance], Callable[[], None] | None], None]
@@ -26,13 +25,14 @@ ALERTS = {Channel.PA: LoopCode.PA_LOST, Channel.HEADSET: LoopCode.HEADSET_LOST}
 class OutputNews:
     """Watches the announcer's outputs: a lost one is told at once and every REPEAT_SECONDS;
     while it is lost, and as soon as a play on it succeeds, the score is tried on it (ahead of
-    routine speech): once that is heard, the output is back."""
+    routine speech, one try at a time): once that is heard, the output is back. Where an alert
+    cut routine speech short, what waited there is dropped and the current state said."""
 
     def __init__(
         self, announcer: Announcer, tell: Tell, ledger: Ledger, voiced: Callable[[int], None],
         pulse: Pulse, log: Callable[[str], None], notice: bool = True,
     ) -> None:
-        self.announcer = announcer  # watched: which outputs are lost, which busy
+        self.announcer = announcer  # watched: which outputs are lost, cut short, alerting
         self.tell = tell  # says utterances ahead of routine speech, then runs `done`
         self.ledger = ledger
         self.voiced = voiced  # notes an event voiced, as the loop does
@@ -43,8 +43,16 @@ class OutputNews:
         self._returned: set[str] = set()  # channels whose score was heard (announcer threads)
 
     def watch(self) -> None:
-        """Between chunks: tell newly lost outputs, repeat the alerts due, try the score on each
-        lost output that is free, and note those back."""
+        """Between chunks: say the current state where an alert cut routine speech short, tell
+        newly lost outputs, repeat the alerts due, try the score on each lost output with no
+        alert playing or waiting, and note those back."""
+        for channel in sorted(self.announcer.interrupted()):
+            self.log(f"{channel}: routine speech cut short by an alert; the current state "
+                     "said instead")
+            self.announcer.drop_routine(channel)  # as stale as what was cut
+            if channel not in self.lost:  # on a lost output, the score tried says it
+                catch_up(self.ledger, _Moved(self.announcer, channel), self.voiced,
+                         summarise=True, stale=True)
         for channel in list(self._returned):
             self._returned.discard(channel)
             if self.lost.pop(channel, None) is not None:
@@ -65,7 +73,7 @@ class OutputNews:
                 self._alert(channel)
             elif channel in failing:
                 continue
-            if not self.announcer.busy(channel):
+            if not self.announcer.alerting(channel):  # the score tried is an alert
                 self._try_score(channel)
 
     def _alert(self, channel: str) -> None:
@@ -74,18 +82,36 @@ class OutputNews:
         self.tell([prompt(ALERTS[Channel(channel)])], None)
 
     def _try_score(self, channel: str) -> None:
-        """The score on `channel`, ahead of routine speech; heard, the output is back. On the PA
-        it stands for every event the hall missed (the catch-up summary)."""
+        """The score on `channel`, ahead of routine speech; heard, the output is back. It stands
+        for every event that output missed: on the PA the catch-up, on the headset its summary
+        (what an alert cut short there included)."""
+        probe = _Probe(self.tell, lambda: self._back(channel))
         if channel == Channel.PA:
-            catch_up(self.ledger, _Probe(self.tell, lambda: self._back(channel)),
-                     self.voiced, summarise=True)
-            return
-        score = self.ledger.command(Command(Kind.SCORE))
-        moved = [replace(u, channel=Channel(channel)) for u in score]
-        self.tell(moved, lambda: self._back(channel))
+            catch_up(self.ledger, probe, self.voiced, summarise=True)
+        else:
+            catch_up(self.ledger, _Moved(probe, channel), self.voiced, summarise=True,
+                     stale=True)
 
     def _back(self, channel: str) -> None:
         self._returned.add(channel)
+
+
+class _Moved:
+    """A speaker for the catch-up: `speaker`'s, all of it on one output."""
+
+    def __init__(self, speaker: Speaker, channel: str) -> None:
+        self.speaker = speaker
+        self.channel = Channel(channel)
+
+    def say(
+        self, utterances: list[Utterance], done: Callable[[], None] | None = None,
+        alert: bool = False,
+    ) -> None:
+        moved = [replace(u, channel=self.channel) for u in utterances]
+        self.speaker.say(moved, done, alert)
+
+    def close(self) -> None:
+        """Nothing of its own to finish."""
 
 
 class _Probe:

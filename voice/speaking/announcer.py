@@ -1,5 +1,5 @@
-"""The announcer: one thread per output, each speaking its utterances in order, alerts first,
-each play watched against its deadline."""
+"""The announcer: one thread per output, each speaking its utterances in order, alerts first
+(cutting a routine utterance short), each play watched against its deadline."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ class Output(Protocol):
     def rate(self) -> int:
         """The sample rate it plays at."""
 
-    def play(self, samples: np.ndarray, rate: int) -> None:
-        """Play the samples, returning when they have been played."""
+    def play(self, samples: np.ndarray, rate: int, cut: threading.Event | None = None) -> None:
+        """Play the samples, returning when they have been played, or soon after `cut` is set
+        (the rest unheard)."""
 
 
 class Voice(Protocol):
@@ -88,13 +89,15 @@ class _Part:
     batch: _Batch
     utterances: list[Utterance]
     alert: bool
+    cut: threading.Event = field(default_factory=threading.Event)  # set: cut short for an alert
 
 
 class Announcer:
     """Speaks queued utterances, each on its channel's output: every output has its own thread,
     so a slow or hung one never holds up the other. On each output, alerts go before routine
-    utterances; none is cut or reordered otherwise. An output whose play fails or overruns its
-    deadline is `lost()` until a play on it succeeds."""
+    utterances, and an alert cuts short the routine one playing (the rest of its batch is not
+    said, its `done` never runs: `interrupted()` tells); none is cut or reordered otherwise. An
+    output whose play fails or overruns its deadline is `lost()` until a play on it succeeds."""
 
     def __init__(self, voice: Voice, outputs: Mapping[str, Output]) -> None:
         self._voice = voice
@@ -125,10 +128,16 @@ class Announcer:
         """The most routine batches waiting on any one output."""
         return max((lane.routine() for lane in self._lanes.values()), default=0)
 
-    def drop_routine(self) -> None:
-        """Drop every routine utterance still waiting (their batches' `done` never runs)."""
-        for lane in self._lanes.values():
-            lane.drop_routine()
+    def drop_routine(self, channel: str | None = None) -> None:
+        """Drop every routine utterance still waiting, on `channel` or on every output (their
+        batches' `done` never runs)."""
+        for name, lane in self._lanes.items():
+            if channel in (None, name):
+                lane.drop_routine()
+
+    def interrupted(self) -> frozenset[str]:
+        """The channels where an alert has cut a routine utterance short since last asked."""
+        return frozenset(channel for channel, lane in self._lanes.items() if lane.interrupted())
 
     def lost(self) -> frozenset[str]:
         """The channels whose latest play failed, or whose play in progress is past its
@@ -136,10 +145,10 @@ class Announcer:
         now = time.monotonic()
         return frozenset(channel for channel, lane in self._lanes.items() if lane.lost(now))
 
-    def busy(self, channel: str) -> bool:
-        """Whether the output of `channel` is playing or has utterances waiting."""
+    def alerting(self, channel: str) -> bool:
+        """Whether the output of `channel` is playing an alert or has alerts waiting."""
         lane = self._lanes.get(channel)
-        return lane is not None and lane.busy()
+        return lane is not None and lane.alerting()
 
     def close(self) -> None:
         """Speak whatever is queued, then stop the threads (a hung output is not waited for)."""
@@ -149,14 +158,17 @@ class Announcer:
             lane.join()
 
     def _play(self, channel: str, output: Output, utterance: Utterance,
-              started: Callable[[float], None]) -> None:
-        """Play one utterance; `started(deadline)` is told when it will be overdue."""
+              started: Callable[[float], None], cut: threading.Event) -> None:
+        """Play one utterance unless `cut` is set first; `started(deadline)` is told when it
+        will be overdue."""
         samples = self._voice.audio(utterance, output.rate)
+        if cut.is_set():
+            return
         started(time.monotonic() + len(samples) / output.rate + DEADLINE_SLACK)
         if channel == "pa":
             self.on_pa.append(Played(utterance.text, time.monotonic(), math.inf))
         try:
-            output.play(samples, output.rate)
+            output.play(samples, output.rate, cut)
         finally:
             if channel == "pa":
                 self.on_pa[-1] = replace(self.on_pa[-1], ended=time.monotonic())
@@ -167,7 +179,8 @@ class Announcer:
 
 
 class _Lane:
-    """One output's queue and thread: alerts first, then routine parts in order."""
+    """One output's queue and thread: alerts first, cutting short the routine part playing,
+    then routine parts in order."""
 
     def __init__(self, announcer: Announcer, channel: str, output: Output) -> None:
         self.announcer = announcer
@@ -177,7 +190,9 @@ class _Lane:
         self._ready = threading.Condition()
         self._deadline: float | None = None  # of the play in progress
         self._failing = False  # the latest play failed
-        self._working = False  # a part is taken off the queue and not yet played
+        self._working: _Part | None = None  # taken off the queue and not yet played
+        self._cuttable: _Part | None = None  # the routine part playing, which an alert cuts
+        self._cut_short = False  # a routine part was cut for an alert since last asked
         self._thread = threading.Thread(target=self._run, name=f"announcer-{channel}",
                                         daemon=True)
         self._thread.start()
@@ -187,6 +202,8 @@ class _Lane:
             if part is not None and part.alert:
                 waiting = [p for p in self._parts if p is not None and p.alert]
                 self._parts.insert(len(waiting), part)
+                if self._cuttable is not None:
+                    self._cuttable.cut.set()
             else:
                 self._parts.append(part)
             self._ready.notify()
@@ -202,6 +219,12 @@ class _Lane:
         for part in dropped:
             part.batch.finished(False)
 
+    def interrupted(self) -> bool:
+        """Whether a routine part was cut short since last asked."""
+        with self._ready:
+            cut, self._cut_short = self._cut_short, False
+            return cut
+
     def lost(self, now: float) -> bool:
         return self._failing or self.hung(now)
 
@@ -209,9 +232,10 @@ class _Lane:
         deadline = self._deadline
         return deadline is not None and now > deadline
 
-    def busy(self) -> bool:
+    def alerting(self) -> bool:
         with self._ready:
-            return bool(self._parts) or self._working
+            parts = [*self._parts, self._working]
+            return any(p is not None and p.alert for p in parts)
 
     def join(self) -> None:
         """Wait until the thread ends, unless its play in progress is past its deadline."""
@@ -223,19 +247,24 @@ class _Lane:
             while not self._parts:
                 self._ready.wait()
             part = self._parts.popleft()
-            self._working = part is not None
+            self._working = part
+            self._cuttable = part if part is not None and not part.alert else None
             return part
 
     def _run(self) -> None:
         while (part := self._next()) is not None:
-            spoken = all([self._speak(u) for u in part.utterances])
-            part.batch.finished(spoken)  # before it is free: a probe heard is known by then
+            spoken = all([self._speak(u, part.cut) for u in part.utterances])
+            with self._ready:  # played: no alert cuts it any more
+                self._cuttable = None
+                cut = part.cut.is_set()
+                self._cut_short = self._cut_short or cut
+            part.batch.finished(spoken and not cut)  # a probe heard is known before it is free
             with self._ready:
-                self._working = False
+                self._working = None
 
-    def _speak(self, utterance: Utterance) -> bool:
+    def _speak(self, utterance: Utterance, cut: threading.Event) -> bool:
         try:
-            self.announcer._play(self.channel, self.output, utterance, self._started)
+            self.announcer._play(self.channel, self.output, utterance, self._started, cut)
         except Exception as error:  # a failed output must not stop the announcements
             self._failing = True
             self.announcer._failed(utterance, error)
