@@ -58,7 +58,7 @@ ANNOUNCEMENTS = [
 ]
 VOICES = [("grk/el", 175), ("mb/mb-gr2", 150), ("grk/el", 220), ("mb/mb-gr2", 190)]
 DELAYS_MS = (20, 50, 80, 120)  # one hall each: the PA's sound that late at the microphone
-LEVELS_DB = (-23, -13, -3, 7)
+LEVELS_DB = (-60, -23, -13, -3, 7)  # -60: a PA the microphone does not hear
 NOISE = 0.0005  # the microphone's own noise floor
 START = 1000.0  # the stream's first sample, on the bench's clock (seconds)
 
