@@ -9,7 +9,7 @@ follow it, or are not said at all (the PA alone). The real vosk model (the Korea
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in both
 columns (it is the second line), the canceller in one.
 
-    .venv/bin/python bench/echo.py --rounds 24
+    .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ ANNOUNCEMENTS = [
 ]
 VOICES = [("grk/el", 175), ("mb/mb-gr2", 150), ("grk/el", 220), ("mb/mb-gr2", 190)]
 DELAYS_MS = (20, 50, 80, 120)  # one hall each: the PA's sound that late at the microphone
-LEVELS_DB = (-23, -13, -3, 7)
+LEVELS_DB = (-60, -23, -13, -3, 7)  # -60: a PA the microphone does not hear
 NOISE = 0.0005  # the microphone's own noise floor
 START = 1000.0  # the stream's first sample, on the bench's clock (seconds)
 
@@ -198,7 +198,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=12, help="announcements per hall")
-    parser.add_argument("--levels", type=int, nargs="+", default=list(LEVELS_DB))
+    parser.add_argument("--levels", type=int, nargs="+", default=list(LEVELS_DB),
+                        help="the PA against the referee in the microphone, in dB")
     parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES),
                         help="the cancellers compared (aec3: the one the project uses)")
     parser.add_argument("--verbose", action="store_true", help="list the misses and false events")

@@ -1,5 +1,6 @@
 """Echo cancellation: what the PA was given, at the time it was played, taken out of the
-microphone's audio before the endpointer (WebRTC's AEC3, through pywebrtc-audio)."""
+microphone's audio before the endpointer (WebRTC's AEC3, through pywebrtc-audio), once the
+PA is heard in the microphone at all."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ from voice.hearing.audio import TARGET_RATE
 
 KEPT_SECONDS = 10.0  # the PA's sound kept to be matched with the microphone's (an echo is later)
 DRIFT_SECONDS = 0.05  # a chunk stamped this far off the microphone's own clock re-anchors it
+HEARD_DB = 6.0  # the PA is heard when the microphone's quiet moments are this much louder
+QUIET_SHARE = 0.2  # the quiet moments: this share of the 10 ms frames, the quietest
+LATE_SECONDS = 0.25  # the PA's echo reaches the microphone within this (latency, distance)
+SILENT_SECONDS = 1.0  # this long after the PA stopped, its echo has died away
+KEPT_FRAMES = 3000  # the frames (30 s) each side of the comparison is made of
+LEAST_FRAMES = 30  # frames each side needs before the comparison is made (until then: heard)
+FRAME = TARGET_RATE // 100  # samples in 10 ms
 
 
 class PlayedSound:
@@ -75,6 +83,40 @@ class TappedOutput:
         self.output.play(samples, rate, cut)
 
 
+class Audibility:
+    """Whether the PA is heard in the microphone: its quietest moments while the PA plays are
+    HEARD_DB louder than while the PA is silent (its own noise). Not before the PA first plays;
+    from then on, until both are known, heard."""
+
+    def __init__(self) -> None:
+        self._playing: deque[float] = deque(maxlen=KEPT_FRAMES)  # microphone frame energies
+        self._silent: deque[float] = deque(maxlen=KEPT_FRAMES)
+        self._since = np.inf  # seconds since the reference last had sound
+
+    def note(self, near: np.ndarray, far: np.ndarray) -> None:
+        """Note a chunk of microphone samples and what the PA played meanwhile."""
+        count = len(near) // FRAME * FRAME
+        mic = np.mean(near[:count].astype(np.float64).reshape(-1, FRAME) ** 2, axis=1)
+        sounding = np.abs(far[:count].astype(np.int32)).reshape(-1, FRAME).max(axis=1) > 0
+        for energy, sound in zip(mic.tolist(), sounding.tolist(), strict=True):
+            self._since = 0.0 if sound else self._since + FRAME / TARGET_RATE
+            if self._since <= LATE_SECONDS:
+                self._playing.append(energy)
+            elif self._since >= SILENT_SECONDS:
+                self._silent.append(energy)
+
+    @property
+    def heard(self) -> bool:
+        """True when the PA's echo is (or may be) in the microphone."""
+        if not self._playing:
+            return False
+        if min(len(self._playing), len(self._silent)) < LEAST_FRAMES:
+            return True
+        playing, silent = (np.quantile(list(frames), QUIET_SHARE)
+                           for frames in (self._playing, self._silent))
+        return bool(playing > silent * 10 ** (HEARD_DB / 10))
+
+
 class Engine(Protocol):
     """An echo canceller's core: int16 microphone and reference samples → the microphone's
     without the echo (pywebrtc_audio.EchoCanceller, AEC3)."""
@@ -90,6 +132,8 @@ class EchoCanceller:
 
     Chunks follow one another on the microphone's own sample clock; a stamp further than
     DRIFT_SECONDS from it (a reopened stream, a sound card's drift) re-anchors that clock.
+    While the PA is not heard in the microphone, the chunk passes untouched: AEC3, knowing no
+    echo path, would take the referee's voice for the PA's (it still learns meanwhile).
     """
 
     def __init__(self, played: PlayedSound, captured: Callable[[], float] = time.monotonic,
@@ -98,6 +142,7 @@ class EchoCanceller:
         self.captured = captured
         self._aec = engine or Aec3(sample_rate=TARGET_RATE)
         self._end: float | None = None  # where the last chunk ended, on the microphone's clock
+        self.audibility = Audibility()
 
     def clean(self, pcm16: bytes) -> bytes:
         """The chunk without the PA's echo."""
@@ -106,7 +151,8 @@ class EchoCanceller:
         far = self.played.between(start, len(near))
         reference = np.clip(np.round(far * 32768.0), -32768, 32767).astype(np.int16)
         cleaned: np.ndarray = self._aec.process(near.astype(np.int16), reference)
-        return cleaned.astype("<i2").tobytes()
+        self.audibility.note(near, reference)
+        return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
 
     def _start(self, seconds: float) -> float:
         """When the chunk of `seconds` that ends now began, on the microphone's clock."""

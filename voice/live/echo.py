@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 
 from rules.command import Command
+from voice.hearing.understanding import UNKNOWN
 from voice.speaking.announcer import Played
 
 ECHO_MS = 300  # a phrase ending this long after the PA stopped may still be its echo
@@ -20,16 +21,22 @@ def words(text: str) -> list[str]:
     return "".join(c if c.isalnum() else " " for c in plain).split()
 
 
-def _holds(text: str, phrase: str) -> bool:
-    """True when the words of `phrase` come, in order and together, in `text`."""
+def _holds(text: str, phrase: str, understood: bool) -> bool:
+    """True when the words of `phrase` come, in order and together, in `text`; a phrase not
+    understood is held without the model's unknown words (all unknown: held)."""
     said, heard = words(text), words(phrase)
+    if not understood:
+        heard = [word for word in heard if word not in words(UNKNOWN)]
+        if not heard:
+            return True
     return bool(heard) and any(said[i : i + len(heard)] == heard
                                for i in range(len(said) - len(heard) + 1))
 
 
 class EchoGuard:
     """Tells the PA's echo from the referee: a phrase heard while the PA spoke (or just after),
-    whose words the PA said or whose command the PA's text is."""
+    whose words the PA said or whose command the PA's text is; or not understood, with no word
+    the model knows (the canceller's residue)."""
 
     def __init__(
         self,
@@ -49,7 +56,7 @@ class EchoGuard:
         ended = heard_at - self.lag
         for played in reversed(list(self.played())):
             if played.started <= ended <= played.ended + self.after and (
-                _holds(played.text, phrase)
+                _holds(played.text, phrase, command is not None)
                 or (command is not None and self.parse(played.text) == command)
             ):
                 return played
