@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 
 from rules.command import Command
-from rules.match import ReplayError, Result, steps
+from rules.match import Result
 from rules.state import Match, Setup, new_match
 from voice.hall.pusher import first_line
 from voice.hall.schema import LATEST, migrate
@@ -25,6 +25,7 @@ from voice.match_record.database import (
     NoSuchMatch,
     RecordedEvent,
     RecordError,
+    replayed,
 )
 from voice.match_record.liveness import Heartbeat, Liveness
 from voice.translation import N_, Foreign
@@ -105,14 +106,7 @@ class HallRecord:
     ) -> Iterator[Result]:
         """`match` taken through `events`, each one's result in turn; NewerRecord if the rules
         refuse one."""
-        try:
-            yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
-        except ReplayError as error:
-            raise NewerRecord(
-                N_("match {match_id} in {path} no longer replays under these rules: {error}; "
-                   "{untouched}"), self.path,
-                match_id=match_id, path=self.path, error=error, untouched=UNTOUCHED,
-            ) from None
+        return replayed(self.path, match_id, match, events)
 
     def load(self, match_id: int) -> LoadedMatch:
         """The match as the hall holds it, replayed."""

@@ -303,14 +303,7 @@ class Record:
     ) -> Iterator[Result]:
         """`match` taken through recorded `events`, each one's result in turn; NewerRecord if the
         rules refuse one."""
-        try:
-            yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
-        except ReplayError as error:
-            raise NewerRecord(
-                N_("match {match_id} in {path} no longer replays under these rules: {error}; "
-                   "{untouched}"), self.path,
-                match_id=match_id, path=self.path, error=error, untouched=UNTOUCHED,
-            ) from None
+        return replayed(self.path, match_id, match, events)
 
     def matches(self) -> list[MatchEntry]:
         """Every match, oldest first, with the state its record replays to."""
@@ -620,3 +613,19 @@ def _check_ids(path: Path, application: int, version: int) -> None:
     if version < SCHEMA_VERSION:
         raise NotARecord(N_("{path} has an unknown record schema {version}; {untouched}"), path,
                          path=path, version=version, untouched=UNTOUCHED)
+
+
+def replayed(
+    path: Path, match_id: int, match: Match, events: tuple[RecordedEvent, ...]
+) -> Iterator[Result]:
+    """`match` taken through the recorded `events` of match `match_id` in the record at `path`
+    (a file, or a hall's database), each one's result in turn; NewerRecord if the rules refuse
+    one."""
+    try:
+        yield from steps(match, (e.command for e in events), events[0].seq if events else 1)
+    except ReplayError as error:
+        raise NewerRecord(
+            N_("match {match_id} in {path} no longer replays under these rules: {error}; "
+               "{untouched}"), path,
+            match_id=match_id, path=path, error=error, untouched=UNTOUCHED,
+        ) from None
