@@ -10,6 +10,7 @@ from rules.state import Setup
 from tests.support.match import PLAYERS
 from voice.match_record.database import Record
 from voice.match_record.liveness import Liveness
+from voice.match_record.writer import RecordWriter
 
 
 def test_the_latest_heartbeat_of_each_match_is_kept(tmp_path):
@@ -53,3 +54,21 @@ def test_the_board_script_words_every_state_and_no_other():
     words = re.search(r"const HEARD = \{(.*?)\};", script, re.S)
     assert words is not None
     assert set(re.findall(r"^\s*(\w+):", words[1], re.M)) == set(Liveness)
+
+
+def test_a_state_left_before_the_writer_came_round_is_still_written(tmp_path, monkeypatch):
+    path = tmp_path / "m.sqlite3"
+    with Record.open(path) as record:
+        match = record.create_match(Setup("libre", 10, PLAYERS))
+    written, beat = [], Record.beat
+    monkeypatch.setattr(Record, "beat",
+                        lambda r, m, state: written.append(state) or beat(r, m, state))
+    writer = RecordWriter(path, match, log=lambda line: None)
+    writer.start()
+    with writer._wake:  # a microphone lost and back before the writer's next round
+        writer.beat(Liveness.LISTENING)
+        writer.beat(Liveness.MIC_LOST)
+        writer.beat(Liveness.LISTENING)
+    writer.flush()
+    writer.close()
+    assert written == [Liveness.LISTENING, Liveness.MIC_LOST, Liveness.LISTENING]

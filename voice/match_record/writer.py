@@ -54,6 +54,7 @@ class RecordWriter:
         self._numbers: dict[int, int | None] = {}  # an event the record numbers otherwise than
         # the loop: its number there (None: refused)
         self._beat: Liveness | None = None  # the heartbeat state to write
+        self._changes: list[Liveness] = []  # states changed to since the last round, in order
         self._beaten = -HEARTBEAT_SECONDS  # when the heartbeat was last tried
         self._released = threading.Event()  # the loop closed its own hold on a vanished file
         self._vanished = False
@@ -85,10 +86,12 @@ class RecordWriter:
             self._wake.notify()
 
     def beat(self, state: Liveness) -> None:
-        """Write the heartbeat `state` now if it changed, else every HEARTBEAT_SECONDS."""
+        """Write the heartbeat `state` now if it changed (each change, however brief), else
+        every HEARTBEAT_SECONDS."""
         with self._wake:
             if state != self._beat:
                 self._beaten = -HEARTBEAT_SECONDS
+                self._changes.append(state)
             self._beat = state
             self._wake.notify()
 
@@ -155,6 +158,7 @@ class RecordWriter:
                 self._wake.wait(RETRY_SECONDS)
             queued = len(self._queue)  # each mark taken now is of an event queued by now
             marks, self._marks = self._marks, []
+            changes, self._changes = self._changes, []
         try:
             if not self._file_kept(record):
                 raise RecordError(N_("the match record {path} has vanished"), self.path,
@@ -162,6 +166,8 @@ class RecordWriter:
             if self._due():
                 self._beaten = time.monotonic()
                 assert self._beat is not None
+                for state in changes[:-1]:  # a state left before its round still shows
+                    record.beat(self.match_id, state)
                 record.beat(self.match_id, self._beat)
             for _ in range(queued):
                 self._write(record, self._queue[0])
@@ -173,6 +179,7 @@ class RecordWriter:
         except RecordError as error:
             with self._wake:
                 self._marks[:0] = marks
+                self._changes[:0] = changes
             self._failed(record, error)
             time.sleep(RETRY_SECONDS)
         with self._wake:
