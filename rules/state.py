@@ -54,6 +54,7 @@ class Setup:
     warm_up_seconds: int = WARM_UP_SECONDS
     table: str | None = None  # for the protocol: the table played on
     referee: str | None = None  # for the protocol: the referee's name
+    scorer: str | None = None  # for the protocol: who keeps the score sheet
     shot_clock: int | None = None  # seconds per shot (rules.shot_clock); None: no shot clock
     time_outs: int | None = None  # time-outs per player under the shot clock
     equalising: bool = True  # False (knock-out): the first to his distance wins at once
@@ -111,7 +112,7 @@ class Setup:
             data["sets"] = self.sets
         if self.warm_up_seconds != WARM_UP_SECONDS:
             data["warm_up_seconds"] = self.warm_up_seconds
-        for name in ("table", "referee", "shot_clock", "time_outs"):
+        for name in ("table", "referee", "scorer", "shot_clock", "time_outs"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
         if not self.equalising:
@@ -134,6 +135,7 @@ class Setup:
                 warm_up_seconds=data.get("warm_up_seconds", WARM_UP_SECONDS),
                 table=data.get("table"),
                 referee=data.get("referee"),
+                scorer=data.get("scorer"),
                 shot_clock=data.get("shot_clock"),
                 time_outs=data.get("time_outs"),
                 equalising=data.get("equalising", True),
@@ -196,8 +198,8 @@ class Setup:
             raise SetupError("a play-off is to 1 to {most} points, not {points!r}",
                              most=MAX_DISTANCE, points=self.playoff_points)
         self._check_sets()
-        if not all(isinstance(v, str | None) for v in (self.table, self.referee)):
-            raise SetupError("the table and the referee are named by text")
+        if not all(isinstance(v, str | None) for v in (self.table, self.referee, self.scorer)):
+            raise SetupError("the table, the referee and the scorer are named by text")
         if not _whole_in(self.warm_up_seconds, 1, MAX_WARM_UP_SECONDS):
             raise SetupError("the warm-up must last 1 to {most} seconds, not {seconds!r}",
                              most=MAX_WARM_UP_SECONDS, seconds=self.warm_up_seconds)

@@ -200,7 +200,8 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
     simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", "πόντος", "άστοχο",
              "άστοχο", "άστοχο", "διάλειμμα", "τέλος διαλείμματος", "πόντος", "πόντος",
              "πόντος", "άστοχο", distance="5,3",
-             options=("--innings", "5", "--table", "Τραπέζι 2", "--referee", "Ιωάννου"))
+             options=("--innings", "5", "--table", "Τραπέζι 2", "--referee", "Ιωάννου",
+                      "--scorer", "Πέτρου"))
     pdf = tmp_path / "protocol.pdf"
     code, out, err = referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db)
     assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
@@ -210,6 +211,9 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
                      "Τραπέζι 2", "Ιωάννου", "Σύνολο", "Μέσος όρος", "Μεγαλύτερη σειρά",
                      "Διαλείμματα", "Υπογραφές", f"Αθλητής: {A}"):
         assert expected in text, expected
+    # The scorer in the header and on his own line to sign, beside the referee's.
+    assert re.search(r"Σημειωτής:\s+Πέτρου", text)
+    assert re.search(r"Διαιτητής: Ιωάννου\s+Σημειωτής: Πέτρου", text)
     # A: 2, 0 then 3 (reaching 5 in his third inning); B: 1, 0 and 0 in the equalising inning.
     assert re.search(rf"Νικητής:\s+{A}", text) and re.search(rf"Διαλείμματα:\s+{A}", text)
     rows = [line.split() for line in text.splitlines() if line.strip()[:1].isdigit()]

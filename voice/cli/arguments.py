@@ -82,7 +82,7 @@ def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
     """The competition format: --innings, --on-tie, --sets, --warm-up, --shot-clock,
-    --time-outs, --no-equalising; --table, --referee."""
+    --time-outs, --no-equalising; --table, --referee, --scorer."""
     parser.add_argument("--innings", type=positive, metavar="N",
                         help=_("an innings limit: the match ends when both have played N innings"))
     parser.add_argument("--on-tie", type=tie_rule, default=(OnTie.EXTENSION, None),
@@ -108,6 +108,7 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
                                "equalising inning"))
     parser.add_argument("--table", help=_("the table played on, for the protocol"))
     parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
+    parser.add_argument("--scorer", help=_("who keeps the score sheet, for the protocol"))
 
 
 def tie_rule(text: str) -> tuple[OnTie, int | None]:
@@ -172,9 +173,9 @@ def whole(text: str) -> int:
 
 
 def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
-    """The `Setup` keyword arguments of the distance(s), the competition format, the table and
-    the referee; the sets, the shot clock and the time-outs, when not given, as the hall's
-    settings say (`hall`)."""
+    """The `Setup` keyword arguments of the distance(s), the competition format, the table,
+    the referee and the scorer; the sets, the shot clock and the time-outs, when not given,
+    as the hall's settings say (`hall`)."""
     given = args.distance
 
     def chosen(name: str) -> Any:
@@ -193,6 +194,7 @@ def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, 
         "warm_up_seconds": args.warm_up * 60,
         "table": args.table,
         "referee": args.referee,
+        "scorer": args.scorer,
         "shot_clock": shot_clock,
         # the hall's time-outs go with a shot clock; given alone, they are the set-up's to refuse
         "time_outs": chosen("time_outs") if shot_clock is not None else args.time_outs,

@@ -92,6 +92,7 @@ def _header(loaded: LoadedMatch, zone: ZoneInfo) -> list[tuple[str, str]]:
         (w["ended"], "" if ended is None else f"{ended:%H:%M}"),
         (w["table"], setup.table or ""),
         (w["referee"], setup.referee or ""),
+        (w["scorer"], setup.scorer or ""),
     ]
 
 
@@ -176,22 +177,23 @@ def _each(players: Iterable[PlayerState], values: Iterable[int]) -> str:
 
 
 def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:
-    w = words()
+    """Lines to sign: the officials' (referee, scorer) side by side, then the players'."""
+    w, setup = words(), loaded.setup
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, LINE, w["signatures"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", "", 10)
-    signers = [f"{w['referee']}: {loaded.setup.referee or ''}"] + [
-        f"{w['player_signature']}: {name}" for name in loaded.setup.players
-    ]
-    width = (pdf.w - pdf.l_margin - pdf.r_margin) / len(signers)
-    pdf.ln(14)
-    for _ in signers:
-        pdf.cell(width - 6, LINE, "", border="T")
-        pdf.cell(6, LINE, "")
-    pdf.ln(LINE)
-    for signer in signers:
-        pdf.cell(width, LINE, signer)
-    pdf.ln(LINE)
+    officials = [f"{w['referee']}: {setup.referee or ''}", f"{w['scorer']}: {setup.scorer or ''}"]
+    players = [f"{w['player_signature']}: {name}" for name in setup.players]
+    width = (pdf.w - pdf.l_margin - pdf.r_margin) / 2
+    for signers in (officials, players):
+        pdf.ln(14)
+        for _ in signers:
+            pdf.cell(width - 6, LINE, "", border="T")
+            pdf.cell(6, LINE, "")
+        pdf.ln(LINE)
+        for signer in signers:
+            pdf.cell(width, LINE, signer)
+        pdf.ln(LINE)
 
 
 def _line(pdf: FPDF, label: str, value: str) -> None:
