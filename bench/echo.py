@@ -7,7 +7,8 @@ reverberant, at each level against the referee's voice. The referee's phrases (e
 Korean, standing for Greek through a phrase table, as in the tests) overlap an announcement,
 follow it, or are not said at all (the PA alone). The real vosk model (the Korean test model)
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in both
-columns (it is the second line), the canceller in one.
+columns (it is the second line), the canceller and the double-talk check that uses its
+measurements (a phrase no louder than the predicted echo is asked again) in one.
 
     .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -89,6 +90,7 @@ class Tally:
     phrases: int = 0
     not_understood: int = 0  # «δεν κατάλαβα» on the headset
     guarded: int = 0  # phrases the echo guard did not take
+    asked: int = 0  # phrases no louder than the echo: the referee asked to say them again
     cpu: float = 0.0  # seconds the canceller took
     seconds: float = 0.0  # of audio
     wrong: list[str] = field(default_factory=list)
@@ -176,6 +178,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
             continue
         if guard.echoed(heard.phrase, heard.command, clock[0]) is not None:
             tally.guarded += 1
+        elif canceller is not None and canceller.level.masks(heard.seconds):
+            tally.asked += heard.command is not None  # the residue alone: nothing said
         elif heard.command is None:
             tally.not_understood += 1
         else:
@@ -217,8 +221,9 @@ def main() -> None:
     modes = ["none", *args.engines]
     names = " / ".join(["none", *args.engines])
     print(f"| PA against the referee | false events ({names}) | referee phrases right ({names})"
-          f" | «δεν κατάλαβα» ({names}) | canceller CPU per second of audio |")
-    print("| --- | --- | --- | --- | --- |")
+          f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
+          "audio |")
+    print("| --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -233,7 +238,8 @@ def main() -> None:
         print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
               f"(of {tallies['none'].phrases}) | "
-              f"{' / '.join(str(t.not_understood) for t in each)} | {cpu} |", flush=True)
+              f"{' / '.join(str(t.not_understood) for t in each)} | "
+              f"{' / '.join(str(t.asked) for t in each)} | {cpu} |", flush=True)
         if args.verbose:
             for mode, tally in tallies.items():
                 print(f"  {mode}: {tally.wrong}", file=sys.stderr)

@@ -144,3 +144,15 @@ def test_settling_delays_the_commit_by_that_much_audio(
     assert [h for _, h in settled] == [h for _, h in at_once]
     delays = [round(b[0] - a[0], 2) for a, b in zip(at_once, settled, strict=True)]
     assert delays == [0.0, 0.3, 0.3, 0.3]  # «πόντος» waits for the final either way
+
+
+def test_a_phrase_says_how_long_its_utterance_was(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    # One word after 2 s of quiet: its length, with the pre-roll and the endpoint's quiet.
+    word = np.trim_zeros(speech("라디오", tmp_path))  # at 22050 Hz
+    quiet = np.random.default_rng(0).normal(0, 0.0005, 2 * 22050).astype(np.float32)
+    samples = np.concatenate([quiet, word, quiet])
+    heard = [h for _, h in hear_recording(make_listener(korean_model), samples, 22050)]
+    spoken = len(word) / 22050
+    assert len(heard) == 1 and spoken < heard[0].seconds < spoken + 0.3 + 0.15 + 0.2

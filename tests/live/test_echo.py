@@ -17,15 +17,17 @@ from rules.state import Setup
 from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
 from tests.support.korean import spoken_pcm
+from tests.support.live import make_loop, spied
 from tests.support.match import PLAYERS
 from voice import devices
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.canceller import EchoCanceller, PlayedSound, TappedOutput
-from voice.hearing.listener import Listener
+from voice.hearing.listener import Heard, Listener
 from voice.hearing.microphone import Microphone
 from voice.hearing.phrase_table import PhraseTable
 from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop
+from voice.live.prompts import LoopCode
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer, Played
@@ -140,21 +142,21 @@ def play_match(tmp_path, korean_model, sound_devices, pcm, level_db, cancel=True
     return [e.command.kind for e in record.load(1).events], heard, list(announcer.on_pa)
 
 
-@pytest.mark.parametrize("cancel", [True, False], ids=["cancelled", "not cancelled"])
+@pytest.mark.parametrize(("cancel", "level"), [(True, -23), (True, 7), (False, -13)],
+                         ids=["cancelled at -23 dB", "cancelled at +7 dB", "not cancelled"])
 def test_the_pas_announcements_in_the_microphone_write_no_event(
-    tmp_path, korean_model, sound_devices, cancel
+    tmp_path, korean_model, sound_devices, cancel, level
 ):
-    # Three points, each announced on the PA while the microphone hears it at -23 dB (a
-    # headset microphone; louder halls: the bench, docs/live.md).
+    # Three points, each announced on the PA while the microphone hears it at `level` (−23 dB:
+    # a headset microphone; +7 dB: the PA louder than the referee). The canceller takes most
+    # of the echo; what is left, no louder than the echo predicted, is not taken (at +7 dB,
+    # without that check, the residue is taken for a command in most runs).
     pcm = spoken_pcm(tmp_path, ["엄마"] * 3, gap=4.0)
-    # Without the canceller the echo is taken at -23 dB in most runs, at -13 dB in every one:
-    # the contrast is shown there.
-    level = -23 if cancel else -13
     kinds, heard, on_pa = play_match(tmp_path, korean_model, sound_devices, pcm, level, cancel)
     assert len(on_pa) >= 3  # the PA spoke after each point
     if cancel:
         assert kinds == [Kind.POINT] * 3, heard
-    else:  # the guard alone: the PA's echo is taken for commands
+    else:  # the guard alone: the PA's echo is taken for commands (at −13 dB in every run)
         assert len(kinds) > 3, heard
 
 
@@ -168,3 +170,37 @@ def test_a_command_said_over_an_announcement_is_taken(tmp_path, korean_model, so
     assert kinds == [Kind.POINT, Kind.POINT, Kind.MISS], heard
     said_at = sound_devices.opens[-1] + len(first) / 2 / TARGET_RATE  # on the real-time fake
     assert on_pa[1].started <= said_at <= on_pa[1].ended  # over the second announcement
+
+
+def primed(echo_db: float | None) -> EchoCanceller:
+    """A canceller that has heard 3 s of the PA at `echo_db` in the microphone (None: 3 s of
+    quiet with the PA silent), the clock at the end of it."""
+    rng = np.random.default_rng(0)
+    far = rng.normal(0, 0.1, 3 * TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, len(far))
+    played, clock = PlayedSound(), [0.0]
+    if echo_db is not None:
+        played.add(far, TARGET_RATE, at=1.0)
+        mic[960:] += far[:-960] * 10 ** (echo_db / 20)  # 60 ms late
+    canceller = EchoCanceller(played, captured=lambda: clock[0])
+    cleaned(canceller, mic, clock)
+    return canceller
+
+
+@pytest.mark.parametrize("echo_db", [-6, None], ids=["over the echo", "in quiet"])
+def test_a_command_no_louder_than_the_echo_is_asked_again_not_taken(
+    tmp_path, korean_model, sound_devices, echo_db
+):
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    loop.canceller = primed(echo_db)
+    codes = spied(loop)
+    # The last 0.8 s of the microphone, heard as «πόντος»: the echo alone, or quiet.
+    loop.act(Heard("엄마", "πόντος", POINT, 100.0, early=False, seconds=0.8))
+    loop.close()
+    kinds = [e.command.kind for e in record.load(1).events]
+    if echo_db is None:
+        assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
+    else:
+        assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
+        assert "not taken: «πόντος» was no louder than the PA's echo" in lines

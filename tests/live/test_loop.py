@@ -10,7 +10,7 @@ from pytest import approx
 from rules.announcement import Code
 from rules.command import Command, Kind
 from tests.support.korean import spoken_pcm
-from tests.support.live import make_loop
+from tests.support.live import make_loop, spied
 from tests.support.sound import Take
 from voice import devices
 from voice.hearing.microphone import Microphone
@@ -132,25 +132,6 @@ def test_a_break_recorded_by_another_process_is_timed_by_the_loop(
     assert kinds == [Kind.BREAK, Kind.TICK, Kind.TICK] and loop.ledger.match.pause is None
 
 
-
-
-class SpokenCodes:
-    """The real announcer, noting the code of every utterance queued on it."""
-
-    def __init__(self, announcer):
-        self.announcer, self.codes = announcer, []
-
-    def say(self, utterances, done=None, alert=False):
-        self.codes += [u.code for u in utterances]
-        self.announcer.say(utterances, done, alert)
-
-    def close(self):
-        self.announcer.close()
-
-
-def spied(loop):
-    loop.announcer = SpokenCodes(loop.announcer)
-    return loop.announcer.codes
 
 
 def beats(monkeypatch):

@@ -7,9 +7,9 @@ import pytest
 
 from rules.announcement import Code
 from rules.command import Command, Kind
-from tests.live.test_loop import beats, heard, listen, spied
+from tests.live.test_loop import beats, heard, listen
 from tests.support.korean import spoken_pcm
-from tests.support.live import make_loop
+from tests.support.live import make_loop, spied
 from tests.support.sound import Take
 from voice.live.prompts import REPEAT_SECONDS, LoopCode
 from voice.speaking import announcer as announcing

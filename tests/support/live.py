@@ -43,3 +43,22 @@ def make_loop(
                "headset": devices.DeviceOutput(devices.find("phones", "output", "--headset"))}
     announcer = Announcer(Voicing(Synthesiser()), outputs)
     return LiveLoop(listener, ledger, announcer, clock, **options), record
+
+
+class SpokenCodes:
+    """The real announcer, noting the code of every utterance queued on it."""
+
+    def __init__(self, announcer):
+        self.announcer, self.codes = announcer, []
+
+    def say(self, utterances, done=None, alert=False):
+        self.codes += [u.code for u in utterances]
+        self.announcer.say(utterances, done, alert)
+
+    def close(self):
+        self.announcer.close()
+
+
+def spied(loop):
+    loop.announcer = SpokenCodes(loop.announcer)
+    return loop.announcer.codes

@@ -15,6 +15,7 @@ from pywebrtc_audio import EchoCanceller as Aec3
 
 from voice.audio_signal import resample
 from voice.hearing.audio import TARGET_RATE
+from voice.hearing.echo_level import FRAME, EchoLevel, frame_energies
 
 KEPT_SECONDS = 10.0  # the PA's sound kept to be matched with the microphone's (an echo is later)
 DRIFT_SECONDS = 0.05  # a chunk stamped this far off the microphone's own clock re-anchors it
@@ -24,7 +25,6 @@ LATE_SECONDS = 0.25  # the PA's echo reaches the microphone within this (latency
 SILENT_SECONDS = 1.0  # this long after the PA stopped, its echo has died away
 KEPT_FRAMES = 3000  # the frames (30 s) each side of the comparison is made of
 LEAST_FRAMES = 30  # frames each side needs before the comparison is made (until then: heard)
-FRAME = TARGET_RATE // 100  # samples in 10 ms
 
 
 class PlayedSound:
@@ -95,10 +95,8 @@ class Audibility:
 
     def note(self, near: np.ndarray, far: np.ndarray) -> None:
         """Note a chunk of microphone samples and what the PA played meanwhile."""
-        count = len(near) // FRAME * FRAME
-        mic = np.mean(near[:count].astype(np.float64).reshape(-1, FRAME) ** 2, axis=1)
-        sounding = np.abs(far[:count].astype(np.int32)).reshape(-1, FRAME).max(axis=1) > 0
-        for energy, sound in zip(mic.tolist(), sounding.tolist(), strict=True):
+        sounding = [energy > 0 for energy in frame_energies(far)]
+        for energy, sound in zip(frame_energies(near), sounding, strict=True):
             self._since = 0.0 if sound else self._since + FRAME / TARGET_RATE
             if self._since <= LATE_SECONDS:
                 self._playing.append(energy)
@@ -143,6 +141,7 @@ class EchoCanceller:
         self._aec = engine or Aec3(sample_rate=TARGET_RATE)
         self._end: float | None = None  # where the last chunk ended, on the microphone's clock
         self.audibility = Audibility()
+        self.level = EchoLevel()  # how loud the PA's echo in the microphone is
 
     def clean(self, pcm16: bytes) -> bytes:
         """The chunk without the PA's echo."""
@@ -152,6 +151,7 @@ class EchoCanceller:
         reference = np.clip(np.round(far * 32768.0), -32768, 32767).astype(np.int16)
         cleaned: np.ndarray = self._aec.process(near.astype(np.int16), reference)
         self.audibility.note(near, reference)
+        self.level.note(near, reference)
         return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
 
     def _start(self, seconds: float) -> float:

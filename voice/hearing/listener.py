@@ -34,6 +34,7 @@ class Heard:
     confidence: float  # 100 for an exact phrase, else Vocabulary.nearest's score
     early: bool  # committed from a partial result, before the recogniser's endpoint
     replaces: Command | None = None  # the early commit this final result contradicts
+    seconds: float = 0.0  # the audio the utterance was decoded from, up to now
 
 
 class Listener:
@@ -76,6 +77,7 @@ class Listener:
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
+        self._fed = 0  # bytes of the utterance in progress fed to the recogniser
         self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
 
     @property
@@ -104,6 +106,7 @@ class Listener:
 
     def _hear(self, pcm16: bytes) -> Heard | None:
         wanted = self.early and self._committed is None  # a partial could be committed
+        self._fed += len(pcm16)
         event = self.recogniser.feed(pcm16, partials=wanted)
         if event is not None and event.final:
             return self._final(event.text)
@@ -113,7 +116,7 @@ class Listener:
             phrase = self._phrase(event.text)
             command = self.vocabulary.complete(phrase)
             self._pending = None if command is None else Heard(
-                event.text, phrase, command, 100.0, early=True
+                event.text, phrase, command, 100.0, early=True, seconds=self._seconds()
             )
             self._pending_for = 0
         else:
@@ -132,6 +135,7 @@ class Listener:
         """Drop the utterance in progress, e.g. while the assistant's own voice is on the PA."""
         self.recogniser.reset()
         self._committed = self._pending = None
+        self._fed = 0
         if self.gate is not None:
             self.gate.drop()
 
@@ -148,6 +152,7 @@ class Listener:
 
     def _end(self, pcm16: bytes) -> Heard | None:
         """Feed the last audio of the utterance, then end it, unless vosk's endpoint did."""
+        self._fed += len(pcm16)
         event = self.recogniser.feed(pcm16, partials=False) if pcm16 else None
         return self._final(event.text if event and event.final else self.recogniser.finish())
 
@@ -155,13 +160,19 @@ class Listener:
         if self.gate is not None:
             self.gate.restart()
         committed, self._committed, self._pending = self._committed, None, None
+        seconds, self._fed = self._seconds(), 0
         command, confidence = self.understand(text)
         if committed is not None and command == committed:
             return None  # confirms what was committed early
         if not text and committed is None:
             return None
         phrase = self._phrase(text)
-        return Heard(text, phrase, command, confidence, early=False, replaces=committed)
+        return Heard(text, phrase, command, confidence, early=False, replaces=committed,
+                     seconds=seconds)
+
+    def _seconds(self) -> float:
+        """How long the utterance in progress is, as fed to the recogniser so far."""
+        return self._fed / pcm_bytes(1000)
 
     def understand(self, text: str) -> tuple[Command | None, float]:
         """The command a final result's text means (None below the threshold), and confidence."""

@@ -106,6 +106,11 @@ class LiveLoop:
         if echoed is not None:
             self.log(f"not taken: «{heard.phrase}» is the PA's echo of «{echoed.text}»")
             return
+        if self.canceller is not None and self.canceller.level.masks(heard.seconds):
+            self.log(f"not taken: «{heard.phrase}» was no louder than the PA's echo")
+            if heard.command is not None:  # maybe the referee's: he is asked to say it again
+                self.microphone.ask_again()
+            return
         if heard.command is None:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
             return

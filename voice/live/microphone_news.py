@@ -55,6 +55,10 @@ class MicrophoneNews:
         have been said in it is lost, so the referee is asked to say it again."""
         self.log(f"microphone: no audio for {seconds:.2f} s; asking the referee to repeat")
         self.listener.reset()
+        self.ask_again()
+
+    def ask_again(self) -> None:
+        """Ask the referee to say again what he may have said (the hall's word, if it has one)."""
         asked = prompt(LoopCode.SAY_AGAIN)
         if self.say_again is not None:
             asked = replace(asked, text=self.say_again, display=self.say_again, pieces=())

@@ -22,7 +22,7 @@ class LoopCode(StrEnum):
     MIC_BACK = "mic_back"  # … and is heard again
     PA_LOST = "pa_lost"  # the PA's output failed or hung (said on the headset)
     HEADSET_LOST = "headset_lost"  # the headset's output failed or hung: a neutral word on the PA
-    SAY_AGAIN = "say_again"  # audio went missing while the referee may have spoken
+    SAY_AGAIN = "say_again"  # audio went missing, or the PA drowned him, while he may have spoken
     SHOT_CLOCK_TONE = "shot_clock_tone"  # the PA's tone as the shot clock warns: no words
 
 

@@ -1,0 +1,61 @@
+"""The double-talk check: a phrase no louder than the echo the PA's sound predicts is not taken
+for the referee's; one clearly louder is."""
+
+import numpy as np
+
+from voice.hearing.audio import TARGET_RATE
+from voice.hearing.echo_level import EchoLevel
+
+CHUNK = TARGET_RATE // 10  # 100 ms, as the sound card hands them over
+DELAY = TARGET_RATE * 60 // 1000  # the PA's sound reaches the microphone 60 ms late
+
+
+def pcm(signal: np.ndarray) -> np.ndarray:
+    return (np.clip(signal, -1, 1) * 32767).astype(np.int16)
+
+
+def fed(mic: np.ndarray, far: np.ndarray) -> EchoLevel:
+    """An EchoLevel that has heard `mic` while the PA played `far` (float, 16 kHz)."""
+    level = EchoLevel()
+    for start in range(0, len(mic), CHUNK):
+        level.note(pcm(mic[start : start + CHUNK]), pcm(far[start : start + CHUNK]))
+    return level
+
+
+def hall(seconds: float, echo_db: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The PA playing noise-like speech for `seconds`, heard `echo_db` against what it played,
+    60 ms late, over the microphone's own noise."""
+    rng = np.random.default_rng(seed)
+    count = int(seconds * TARGET_RATE)
+    far = rng.normal(0, 0.1, count) * (1 + np.sin(np.arange(count) / 800))  # syllables
+    mic = rng.normal(0, 0.0005, count)
+    mic[DELAY:] += far[:-DELAY] * 10 ** (echo_db / 20)
+    return mic, far
+
+
+def test_the_echos_own_sound_is_not_taken_for_the_referee():
+    mic, far = hall(4.0, -6)
+    level = fed(mic, far)
+    assert level.gain is not None and abs(10 * np.log10(level.gain) + 6) < 1  # learnt: −6 dB
+    assert level.masks(0.8)  # the last 0.8 s: the echo alone
+
+
+def test_the_referee_over_an_announcement_is_taken_when_clearly_louder():
+    mic, far = hall(4.0, -6)
+    voice = np.random.default_rng(1).normal(0, 0.3, TARGET_RATE)  # 1 s, ~13 dB over the echo
+    mic[-TARGET_RATE:] += voice
+    assert not fed(mic, far).masks(1.0)
+    mic, far = hall(4.0, -6)
+    mic[-TARGET_RATE:] += voice / 4  # ~1 dB over the echo: maybe the echo, asked again
+    assert fed(mic, far).masks(1.0)
+
+
+def test_after_the_echo_has_died_away_or_before_the_pa_played_nothing_is_masked():
+    mic, far = hall(3.0, -6)
+    quiet = np.random.default_rng(2).normal(0, 0.0005, 2 * TARGET_RATE)
+    voice = np.random.default_rng(3).normal(0, 0.02, TARGET_RATE // 2)  # a soft phrase
+    mic = np.concatenate([mic, quiet, voice])
+    far = np.concatenate([far, np.zeros(len(quiet) + len(voice))])
+    assert not fed(mic, far).masks(0.5)  # 2 s after the PA stopped
+    silent = np.zeros(len(voice))
+    assert fed(voice, silent).gain is None and not fed(voice, silent).masks(0.5)

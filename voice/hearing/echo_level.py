@@ -1,0 +1,91 @@
+"""How loud the PA's echo is in the microphone, predicted from what the PA played: a phrase no
+louder than that could be the echo's residue, not the referee (a double-talk check)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from voice.hearing.audio import TARGET_RATE
+
+FRAME = TARGET_RATE // 100  # samples in 10 ms
+KEPT_FRAMES = 3000  # 30 s of frames: longer than any phrase and the echo before it
+BLOCK_FRAMES = 50  # the echo's gain is measured over 0.5 s blocks the PA sounds through
+SOUNDING_SHARE = 0.8  # of a block's frames in which the PA plays, for its gain to be measured
+KEPT_GAINS = 100  # the latest blocks' gains, whose median is the echo's gain
+LATE_FRAMES = 25  # the echo reaches the microphone within 250 ms (latency, distance) ...
+TAIL_FRAMES = 50  # ... and dies away over the next 500 ms of reverberation
+DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
+MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
+LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
+
+
+class EchoLevel:
+    """Frame energies of the microphone and of what the PA played, on the microphone's clock;
+    the echo's gain (microphone over PA energy) learned from blocks the PA sounds through, as
+    the median of the latest (the referee's voice over a few of them does not move it; over
+    the only ones so far, it does: he is asked again)."""
+
+    def __init__(self) -> None:
+        self._mic: deque[float] = deque(maxlen=KEPT_FRAMES)
+        self._far: deque[float] = deque(maxlen=KEPT_FRAMES)
+        self._gains: deque[float] = deque(maxlen=KEPT_GAINS)
+        self._block: list[tuple[float, float]] = []  # (microphone, PA) energies of this block
+
+    def note(self, near: np.ndarray, far: np.ndarray) -> None:
+        """Note a chunk of microphone samples and what the PA played meanwhile (int16, the
+        same length)."""
+        mic, played = frame_energies(near), frame_energies(far)
+        self._mic.extend(mic)
+        self._far.extend(played)
+        for pair in zip(mic, played, strict=True):
+            self._block.append(pair)
+            if len(self._block) == BLOCK_FRAMES:
+                self._measure()
+
+    @property
+    def gain(self) -> float | None:
+        """The echo's energy over the PA's, once a block has been measured."""
+        return float(np.median(list(self._gains))) if self._gains else None
+
+    def masks(self, seconds: float) -> bool:
+        """Whether the phrase in the last `seconds` of the microphone's audio is no louder (by
+        MARGIN_DB) than the echo the PA's sound predicts there: then it may be the echo alone."""
+        count = min(len(self._mic), max(1, round(seconds * 100)))
+        gain = self.gain
+        if gain is None or not count:
+            return False
+        far = np.array(self._far)[-(count + LATE_FRAMES + TAIL_FRAMES) :]
+        echo = gain * _predicted(far)[-count:]
+        phrase = np.array(self._mic)[-count:]
+        loud = float(np.quantile(echo, LOUD_SHARE))
+        return loud > 0 and float(np.quantile(phrase, LOUD_SHARE)) < loud * 10 ** (MARGIN_DB / 10)
+
+    def _measure(self) -> None:
+        mic, far = (np.array(side) for side in zip(*self._block, strict=True))
+        self._block = []
+        if np.mean(far > 0) >= SOUNDING_SHARE:
+            self._gains.append(float(mic.sum() / far.sum()))
+
+
+def frame_energies(samples: np.ndarray) -> list[float]:
+    """The mean square of each whole 10 ms frame of int16 `samples`."""
+    count = len(samples) // FRAME * FRAME
+    frames = samples[:count].astype(np.float64).reshape(-1, FRAME)
+    energies: list[float] = np.mean(frames**2, axis=1).tolist()
+    return energies
+
+
+def _predicted(far: np.ndarray) -> np.ndarray:
+    """The echo's energy in each frame, for a PA energy of 1 at the microphone: the loudest
+    the PA played in the last LATE_FRAMES, then falling by DECAY_DB a frame over TAIL_FRAMES.
+
+    >>> [round(float(x), 2) for x in _predicted(np.array([1.0] + [0.0] * 27))][-3:]
+    [1.0, 0.87, 0.76]
+    """
+    out = np.zeros(len(far))
+    for lag in range(min(LATE_FRAMES + TAIL_FRAMES + 1, len(far))):
+        weight = 10 ** (-DECAY_DB * max(0, lag - LATE_FRAMES) / 10)
+        out[lag:] = np.maximum(out[lag:], far[: len(far) - lag] * weight)
+    return out
