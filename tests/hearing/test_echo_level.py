@@ -59,3 +59,12 @@ def test_after_the_echo_has_died_away_or_before_the_pa_played_nothing_is_masked(
     assert not fed(mic, far).masks(0.5)  # 2 s after the PA stopped
     silent = np.zeros(len(voice))
     assert fed(voice, silent).gain is None and not fed(voice, silent).masks(0.5)
+
+
+def test_the_referee_over_the_first_announcement_is_taken_when_one_block_was_free_of_him():
+    mic, far = hall(1.5, -13)  # the session's first announcement: three blocks measured
+    voice = np.random.default_rng(4).normal(0, 0.1, TARGET_RATE)  # over its last second
+    mic[-TARGET_RATE:] += voice
+    level = fed(mic, far)
+    assert abs(10 * np.log10(level.gain or 1) + 13) < 1  # the free block's gain, not his voice's
+    assert not level.masks(1.0)

@@ -13,7 +13,8 @@ FRAME = TARGET_RATE // 100  # samples in 10 ms
 KEPT_FRAMES = 3000  # 30 s of frames: longer than any phrase and the echo before it
 BLOCK_FRAMES = 50  # the echo's gain is measured over 0.5 s blocks the PA sounds through
 SOUNDING_SHARE = 0.8  # of a block's frames in which the PA plays, for its gain to be measured
-KEPT_GAINS = 100  # the latest blocks' gains, whose median is the echo's gain
+KEPT_GAINS = 100  # the latest blocks' gains, whose median is the echo's gain ...
+FEW_GAINS = 8  # ... once there are this many; before, their least (the referee's voice only adds)
 LATE_FRAMES = 25  # the echo reaches the microphone within 250 ms (latency, distance) ...
 TAIL_FRAMES = 50  # ... and dies away over the next 500 ms of reverberation
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
@@ -24,8 +25,8 @@ LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their fram
 class EchoLevel:
     """Frame energies of the microphone and of what the PA played, on the microphone's clock;
     the echo's gain (microphone over PA energy) learned from blocks the PA sounds through, as
-    the median of the latest (the referee's voice over a few of them does not move it; over
-    the only ones so far, it does: he is asked again)."""
+    the median of the latest (the referee's voice over a few of them does not move it); of the
+    first few, the least: his voice over an announcement raises only the blocks it is in."""
 
     def __init__(self) -> None:
         self._mic: deque[float] = deque(maxlen=KEPT_FRAMES)
@@ -47,7 +48,10 @@ class EchoLevel:
     @property
     def gain(self) -> float | None:
         """The echo's energy over the PA's, once a block has been measured."""
-        return float(np.median(list(self._gains))) if self._gains else None
+        if not self._gains:
+            return None
+        share = 0.5 if len(self._gains) >= FEW_GAINS else 0.0
+        return float(np.quantile(list(self._gains), share))
 
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` of the microphone's audio is no louder (by
