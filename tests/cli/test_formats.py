@@ -221,15 +221,19 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
                         ["3", "3", "5", "0", "1"]]
     averages = [line.split() for line in text.splitlines() if line.split()[:1] in ([A], [B])]
     assert averages[-2][-2:] == ["1,666", "3"] and averages[-1][-2:] == ["0,333", "1"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    png = ARTIFACTS / "protocol-page1"
-    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", pdf,
-                    png], check=True)
-    assert (ARTIFACTS / "protocol-page1.png").stat().st_size > 10_000
+    assert first_page_png(pdf, "protocol-page1").stat().st_size > 10_000
     fonts = subprocess.run(["pdffonts", pdf], capture_output=True, text=True).stdout
     assert "DejaVuSans" in fonts and all(
         line.split()[-5] == "yes" for line in fonts.splitlines()[2:]  # emb
     )
+
+
+def first_page_png(pdf, name):
+    """Page 1 of `pdf` as test-artifacts/NAME.png, to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", pdf,
+                    ARTIFACTS / name], check=True)
+    return ARTIFACTS / f"{name}.png"
 
 
 def test_a_pdf_needs_an_output_file(referee, tmp_path, db):
@@ -413,9 +417,82 @@ def test_the_protocol_shows_the_tie_rule_and_the_play_off(referee, tmp_path, db)
     simulate(referee, tmp_path, db, *["πόντος"] * 4, f"ξεκινά {B}", "πόντος", "άστοχο",
              distance="2", options=("--on-tie", "playoff:1"))
     text = protocol_text(referee, tmp_path, db)
-    for expected in ("Ισοπαλία: μπαράζ έως 1", f"Παρατάσεις: μπαράζ 1ο έως {A} 3 · {B} 3",
+    for expected in ("Ισοπαλία: μπαράζ έως 1",
+                     f"Παρατάσεις: 1ο μπαράζ έως 3 · πρώτη στεκιά: {B}",
                      f"Νικητής: {B}"):
         assert expected in text, expected
+
+
+def innings_rows(text):
+    """The innings table's rows from its first to the totals: a row heading a phase as one
+    text (its wrapped lines joined), each other row split into its cells."""
+    table = text[text.index("Πόντοι Σύνολο Πόντοι Σύνολο") + 1 : text.index(
+        "Σύνολα Πόντοι Προσπάθειες Μέσος όρος Μεγαλύτερη σειρά")]
+    rows: list = []
+    for line in filter(None, table):
+        if not re.search(r"[^\W\d]", line):  # no letter: an inning's cells
+            rows.append(line.split())
+        elif rows and isinstance(rows[-1], str):
+            rows[-1] += f" {line}"
+        else:
+            rows.append(line)
+    return rows
+
+
+def test_the_protocol_marks_every_extension_its_targets_and_who_started_it(
+    referee, tmp_path, db
+):
+    # A handicap of 2 and 1: both reach theirs in their first inning; in the 1st extension (to
+    # 3 and 2, B starts) both reach theirs; in the 2nd (to 4 and 3, one stroke a turn, A starts)
+    # A scores and B misses his equalising stroke.
+    simulate(referee, tmp_path, db, *["πόντος"] * 3, f"ξεκινά {B}", "πόντος", "πόντος",
+             f"ξεκινά {A}", "πόντος", "άστοχο", distance="2,1")
+    text = protocol_text(referee, tmp_path, db)
+    first = f"1η παράταση έως {A} 3 · {B} 2 · πρώτη στεκιά: {B}"
+    second = f"2η παράταση έως {A} 4 · {B} 3 · μία στεκιά τη σειρά · πρώτη στεκιά: {A}"
+    assert innings_rows(text) == [
+        f"Αγώνας έως {A} 2 · {B} 1 · πρώτη στεκιά: {A}", ["1", "2", "2", "1", "1"],
+        first, ["2", "1", "3", "1", "2"],
+        second, ["3", "1", "4", "0", "2"],
+    ]
+    joined = " ".join(text)
+    for expected in (f"Πρώτη στεκιά: {A}", f"Παρατάσεις: {first} {second} Διαλείμματα",
+                     f"Νικητής: {A}"):
+        assert expected in joined, expected
+    pdf = tmp_path / "protocol.pdf"
+    first_page_png(pdf, "protocol-extensions")
+    # The lines to sign stay on one page, with the names under them.
+    pages = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True,
+                           check=True).stdout.split("\f")
+    signing = next(page for page in pages if "Υπογραφές" in page)
+    assert f"Αθλητής: {A}" in signing and f"Αθλητής: {B}" in signing
+
+
+def test_the_protocol_gives_who_broke_each_set_and_each_set_s_innings(referee, tmp_path, db):
+    # Knock-out sets to 2: A wins set 1 in his first inning, B set 2 in his second (A missed
+    # once between), A set 3; each set's running total starts from 0.
+    simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", "άστοχο", "πόντος", "πόντος",
+             "πόντος", "πόντος", distance="2", options=("--sets", "3", "--no-equalising"))
+    text = protocol_text(referee, tmp_path, db)
+    assert innings_rows(text) == [
+        f"1ο σετ έως 2 · πρώτη στεκιά: {A}", ["1", "2", "2"],
+        # A's second inning and B's first in one row: after a set won without the
+        # equalising inning the players' innings differ by one.
+        f"2ο σετ έως 2 · πρώτη στεκιά: {B}", ["2/1", "0", "0", "0", "0"], ["2", "2", "2"],
+        f"3ο σετ έως 2 · πρώτη στεκιά: {A}", ["3", "2", "2"],
+    ]
+    for expected in (f"Πρώτη στεκιά: 1ο σετ {A} · 2ο σετ {B} · 3ο σετ {A}",
+                     "Παρατάσεις: καμία", f"Σετ: {A} 2 · {B} 1"):
+        assert expected in text, expected
+    first_page_png(tmp_path / "protocol.pdf", "protocol-sets")
+
+
+def test_the_protocol_gives_who_broke_a_plain_match(referee, tmp_path, db):
+    simulate(referee, tmp_path, db, f"ξεκινά {B}", "πόντος", "άστοχο", "άστοχο", distance="5")
+    text = protocol_text(referee, tmp_path, db)
+    assert f"Πρώτη στεκιά: {B}" in text
+    # One phase: no row heads it. B is at the table in his second inning.
+    assert innings_rows(text) == [["1", "0", "0", "1", "1"], ["2", "0", "1"]]
 
 
 def test_matches_lists_a_play_off_waiting_for_its_starter(referee, tmp_path, db):

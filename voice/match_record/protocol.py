@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from importlib.resources import files
@@ -13,8 +13,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from fpdf import FPDF
+from fpdf.fonts import FontFace
 
 from rules.errors import RefereeError
+from rules.phases import Played, played
 from rules.state import PlayerState
 from rules.statistics import written
 from rules.summary import innings_points
@@ -25,6 +27,8 @@ FONTS = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
 REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
 HALL_TIME = ZoneInfo("Europe/Athens")  # the protocol's clock unless the export names another
 LINE = 6  # mm: the height of a line of text
+SIGN_SPACE = 14  # mm: the room above a line to sign
+SECTION = FontFace(emphasis="BOLD", fill_color=(230, 230, 230))  # a set's or extension's row
 
 
 class NoFont(RefereeError):
@@ -57,11 +61,12 @@ def protocol_pdf(loaded: LoadedMatch, zone: ZoneInfo = HALL_TIME) -> bytes:
     for label, value in _header(loaded, zone):
         _line(pdf, label, value)
     pdf.ln(3)
-    _innings_table(pdf, loaded)
+    phases = played(loaded.match)
+    _innings_table(pdf, loaded, phases)
     pdf.ln(4)
     _totals_table(pdf, loaded)
     pdf.ln(4)
-    for label, value in _result(loaded):
+    for label, value in _result(loaded, phases):
         _line(pdf, label, value)
     pdf.ln(10)
     _signatures(pdf, loaded)
@@ -106,10 +111,10 @@ def local(iso: str, zone: ZoneInfo) -> datetime:
     return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(zone)
 
 
-def _innings_table(pdf: FPDF, loaded: LoadedMatch) -> None:
+def _innings_table(pdf: FPDF, loaded: LoadedMatch, phases: list[Played]) -> None:
+    """Each inning's points and the running total; when the match went through more than one
+    phase, a row heads each: the set, the extension or the play-off."""
     w, match = words(), loaded.match
-    columns = [innings_points(match, i) for i in (0, 1)]
-    totals = [list(accumulate(c)) for c in columns]
     pdf.set_font("DejaVu", "", 9)
     with pdf.table(
         col_widths=(14, 20, 20, 20, 20), text_align="CENTER", num_heading_rows=2
@@ -122,12 +127,69 @@ def _innings_table(pdf: FPDF, loaded: LoadedMatch) -> None:
         for _ in match.players:
             labels.cell(w["points"])
             labels.cell(w["running"])
-        rows = zip_longest(columns[0], totals[0], columns[1], totals[1], fillvalue=None)
-        for number, cells in enumerate(rows, 1):
+        for cells in _rows(loaded, phases):
             row = table.row()
-            row.cell(str(number))
-            for value in cells:
-                row.cell("" if value is None else str(value))
+            if isinstance(cells, str):
+                row.cell(cells, colspan=5, align="L", style=SECTION)
+            else:
+                for cell in cells:
+                    row.cell(cell)
+
+
+def _rows(loaded: LoadedMatch, phases: list[Played]) -> Iterator[str | list[str]]:
+    """The innings table's rows: each phase's heading (when there are more than one), then its
+    innings (the inning number, each player's points and running total, of the set in sets)."""
+    match = loaded.match
+    columns = [innings_points(match, i) for i in (0, 1)]
+    totals = [list(accumulate(c, initial=0)) for c in columns]  # before each inning
+    ends = [p.before for p in phases[1:]] + [(len(columns[0]), len(columns[1]))]
+    set_begins = phases[0].before
+    for phase, end in zip(phases, ends, strict=True):
+        if phase.phase.number == 0:
+            set_begins = phase.before  # the running total starts again with each set
+        if len(phases) > 1:
+            yield _phase_text(match.players, phase)
+        innings = [range(phase.before[i], end[i]) for i in (0, 1)]
+        for numbers in zip_longest(*innings, fillvalue=None):
+            cells = [_inning_label(numbers)]
+            for i, number in enumerate(numbers):
+                if number is None:
+                    cells += ["", ""]
+                else:
+                    running = totals[i][number + 1] - totals[i][set_begins[i]]
+                    cells += [str(columns[i][number]), str(running)]
+            yield cells
+
+
+def _inning_label(numbers: tuple[int | None, ...]) -> str:
+    """A row's inning number: each player's, from 1, when they differ (after a set won
+    without the equalising inning).
+
+    >>> _inning_label((4, 4)), _inning_label((5, None)), _inning_label((5, 4))
+    ('5', '6', '6/5')
+    """
+    given = [str(n + 1) for n in numbers if n is not None]
+    return given[0] if len(set(given)) == 1 else "/".join(given)
+
+
+def _phase_text(players: Sequence[PlayerState], phase: Played) -> str:
+    """«2ο σετ · 2η παράταση έως 33 · μία στεκιά τη σειρά · πρώτη στεκιά: Β»: the targets
+    counted in its set, one for both unless a handicap gives each his own."""
+    w, state = words(), phase.phase
+    parts = [] if phase.set is None else [w["set_number"].format(number=phase.set)]
+    if state.number:
+        kind = w["playoff"] if state.playoff else w["extension"]
+        parts.append(kind.format(number=state.number))
+    elif phase.set is None:
+        parts.append(w["match"])
+    own = [t - s for t, s in zip(state.targets, phase.set_start, strict=True)]
+    targets = str(own[0]) if own[0] == own[1] else _each(players, own)  # each his own: handicap
+    parts[-1] += " " + w["to_targets"].format(targets=targets)
+    if state.single_stroke:
+        parts.append(w["single_stroke"])
+    if state.breaker is not None:
+        parts.append(w["started_by"].format(player=players[state.breaker].surname))
+    return " · ".join(parts)
 
 
 def _totals_table(pdf: FPDF, loaded: LoadedMatch) -> None:
@@ -145,29 +207,31 @@ def _totals_table(pdf: FPDF, loaded: LoadedMatch) -> None:
                 row.cell(str(value))
 
 
-def _result(loaded: LoadedMatch) -> list[tuple[str, str]]:
-    w, match = words(), loaded.match
-    phase = match.phase
-    if phase.number:
-        targets = " · ".join(
-            f"{p.surname} {t}" for p, t in zip(match.players, phase.targets, strict=True)
-        )
-        kind = "playoff_to" if phase.playoff else "extension_to"
-        extensions = w[kind].format(number=phase.number, targets=targets)
+def _result(loaded: LoadedMatch, phases: list[Played]) -> list[tuple[str, str]]:
+    w, match, setup = words(), loaded.match, loaded.setup
+    players = match.players
+    if setup.sets is None:
+        first = phases[0].phase.breaker
+        starters = "" if first is None else match.surname(first)
     else:
-        extensions = w["no_extension"]
-    breaks = ", ".join(p.surname for p in match.players if p.break_taken) or w["no_break"]
+        starters = " · ".join(
+            f"{w['set_number'].format(number=p.set)} {match.surname(p.phase.breaker)}"
+            for p in phases if p.phase.number == 0 and p.phase.breaker is not None
+        )
+    extensions = [_phase_text(players, p) for p in phases if p.phase.number]
+    breaks = ", ".join(p.surname for p in players if p.break_taken) or w["no_break"]
     if match.winner is not None:
         result = match.surname(match.winner)
     else:
         result = w["draw"] if match.drawn else w["unfinished"]
-    setup = loaded.setup
-    sets = [] if setup.sets is None else [(w["sets"], _each(match.players, match.sets))]
-    used = [p.time_outs for p in match.players]
-    time_outs = [] if setup.shot_clock is None else [(w["time_outs"], _each(match.players, used))]
+    sets = [] if setup.sets is None else [(w["sets"], _each(players, match.sets))]
+    used = [p.time_outs for p in players]
+    time_outs = [] if setup.shot_clock is None else [(w["time_outs"], _each(players, used))]
+    listed = extensions or [w["no_extension"]]  # one line each, the label on the first
     return [
-        *sets, (w["extensions"], extensions), (w["breaks"], breaks), *time_outs,
-        (w["winner"], result),
+        *sets, (w["first_stroke"], starters),
+        (w["extensions"], listed[0]), *(("", text) for text in listed[1:]),
+        (w["breaks"], breaks), *time_outs, (w["winner"], result),
     ]
 
 
@@ -177,8 +241,11 @@ def _each(players: Iterable[PlayerState], values: Iterable[int]) -> str:
 
 
 def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:
-    """Lines to sign: the officials' (referee, scorer) side by side, then the players'."""
+    """Lines to sign: the officials' (referee, scorer) side by side, then the players'; all on
+    one page."""
     w, setup = words(), loaded.setup
+    if pdf.will_page_break(LINE + 2 * (SIGN_SPACE + 2 * LINE)):
+        pdf.add_page()
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, LINE, w["signatures"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", "", 10)
@@ -186,7 +253,7 @@ def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:
     players = [f"{w['player_signature']}: {name}" for name in setup.players]
     width = (pdf.w - pdf.l_margin - pdf.r_margin) / 2
     for signers in (officials, players):
-        pdf.ln(14)
+        pdf.ln(SIGN_SPACE)
         for _ in signers:
             pdf.cell(width - 6, LINE, "", border="T")
             pdf.cell(6, LINE, "")
@@ -197,7 +264,8 @@ def _signatures(pdf: FPDF, loaded: LoadedMatch) -> None:
 
 
 def _line(pdf: FPDF, label: str, value: str) -> None:
+    """«Label: value»; an empty label continues the line above's list."""
     pdf.set_font("DejaVu", "B", 10)
-    pdf.cell(45, LINE, f"{label}:")
+    pdf.cell(45, LINE, f"{label}:" if label else "")
     pdf.set_font("DejaVu", "", 10)
-    pdf.cell(0, LINE, value, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, LINE, value, align="L", new_x="LMARGIN", new_y="NEXT")
