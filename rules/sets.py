@@ -24,10 +24,10 @@ def needed(sets: int) -> int:
     return sets // 2 + 1
 
 
-def breaker(match: Match, number: int) -> int:
-    """Who breaks set `number` (from 1): the match's first player, then each in turn."""
-    first = match.setup.first
-    return first if number % 2 == 1 else 1 - first
+def breaker(match: Match) -> int:
+    """Who breaks the next set: the one who did not break the set just won (its white ball's
+    player, whoever the referee named to start it)."""
+    return 1 - match.white
 
 
 def won(match: Match, winner: int, said: list[Announcement], start: StartInning) -> Result:
@@ -43,7 +43,7 @@ def won(match: Match, winner: int, said: list[Announcement], start: StartInning)
         done = evolve(match, at_table=None, winner=winner, run=0, touchent=False, sets=sets)
         return done, [*said, Announcement(Code.SET, player=surname, variant=Form.AND_MATCH)]
     points = (match.players[0].points, match.players[1].points)
-    first = breaker(match, sum(sets) + 1)
+    first = breaker(match)
     distances = setup.distances
     phase = Phase(targets=(points[0] + distances[0], points[1] + distances[1]), breaker=first)
     following = evolve(match, sets=sets, set_start=points, phase=phase, white=first)

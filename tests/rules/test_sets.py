@@ -43,6 +43,12 @@ def test_the_break_alternates_over_every_set_from_the_player_who_broke_the_match
     assert match.winner == 1 and codes(said)[-1] == "set.and_match"
 
 
+def test_the_next_set_is_broken_by_the_player_who_did_not_break_the_last():
+    match, said = say(in_sets(), f"ξεκινά {B}", "πόντος", "πόντος", "άστοχο")  # B breaks set 1
+    assert match.sets == (0, 1) and match.phase.breaker == 0 and match.at_table == 0
+    assert said[-1].player == A  # A breaks set 2
+
+
 def test_a_tied_set_goes_to_the_extension_and_its_winner_wins_the_set():
     match, said = say(in_sets(), "πόντος", "πόντος", "πόντος", "πόντος")
     assert codes(said)[-2:] == ["extension", "turn.who_starts"]
