@@ -52,6 +52,7 @@ class Setup:
     playoff_points: int = PLAYOFF_POINTS  # with `OnTie.PLAYOFF`: the play-off's distance
     sets: int | None = None  # best of this many sets, each to the distance; None: one game
     warm_up_seconds: int = WARM_UP_SECONDS
+    hall: str | None = None  # for the protocol and the board: the hall played in
     table: str | None = None  # for the protocol: the table played on
     referee: str | None = None  # for the protocol: the referee's name
     scorer: str | None = None  # for the protocol: who keeps the score sheet
@@ -112,7 +113,7 @@ class Setup:
             data["sets"] = self.sets
         if self.warm_up_seconds != WARM_UP_SECONDS:
             data["warm_up_seconds"] = self.warm_up_seconds
-        for name in ("table", "referee", "scorer", "shot_clock", "time_outs"):
+        for name in ("hall", "table", "referee", "scorer", "shot_clock", "time_outs"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
         if not self.equalising:
@@ -133,6 +134,7 @@ class Setup:
                 playoff_points=data.get("playoff_points", PLAYOFF_POINTS),
                 sets=data.get("sets"),
                 warm_up_seconds=data.get("warm_up_seconds", WARM_UP_SECONDS),
+                hall=data.get("hall"),
                 table=data.get("table"),
                 referee=data.get("referee"),
                 scorer=data.get("scorer"),
@@ -198,8 +200,9 @@ class Setup:
             raise SetupError("a play-off is to 1 to {most} points, not {points!r}",
                              most=MAX_DISTANCE, points=self.playoff_points)
         self._check_sets()
-        if not all(isinstance(v, str | None) for v in (self.table, self.referee, self.scorer)):
-            raise SetupError("the table, the referee and the scorer are named by text")
+        names = (self.hall, self.table, self.referee, self.scorer)
+        if not all(isinstance(v, str | None) for v in names):
+            raise SetupError("the hall, the table, the referee and the scorer are named by text")
         if not _whole_in(self.warm_up_seconds, 1, MAX_WARM_UP_SECONDS):
             raise SetupError("the warm-up must last 1 to {most} seconds, not {seconds!r}",
                              most=MAX_WARM_UP_SECONDS, seconds=self.warm_up_seconds)

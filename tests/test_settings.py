@@ -142,3 +142,17 @@ def test_a_new_match_takes_the_hall_s_shot_clock_and_time_outs_unless_given(
                                 "Α,Β", "--model", "m", *given])
     setup = setup_from(args, Settings().over(hall, Source.HALL, "settings.toml"))
     assert (setup.shot_clock, setup.time_outs) == expected
+
+
+@pytest.mark.parametrize("given,expected", [((), "Academy"), (("--hall", "Ακαδημία"), "Ακαδημία")])
+def test_a_new_match_is_played_in_the_hall_the_settings_name_unless_hall_is_given(
+    given: tuple[str, ...], expected: str
+) -> None:
+    from voice.cli.arguments import setup_from
+    from voice.cli.main import parser
+
+    args = parser().parse_args(["run", "--discipline", "libre", "--distance", "25", "--players",
+                                "Α,Β", "--model", "m", *given])
+    hall = Settings().over({"name": "Academy"}, Source.HALL, "settings.toml")
+    assert setup_from(args, hall).hall == expected
+    assert setup_from(args).hall == (expected if given else None)  # without the hall's settings

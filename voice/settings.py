@@ -210,8 +210,9 @@ KEYS = {key.name: key for key in (
         lambda v: v in LANGUAGES,
         "the language of the command line and the board's error pages (unset: the locale's)",
         example=f'"{LANGUAGES[0]}"'),
-    Key("name", "hall", "a name", _name, "the hall's name, in the hall's PostgreSQL",
-        example='"Athens Billiard Academy"'),
+    Key("name", "hall", "a name", _name,
+        "the hall's name, in the hall's PostgreSQL and in each new match `referee run` starts "
+        "(its protocol and board; `--hall` overrides)", example='"Athens Billiard Academy"'),
     Key("table", "hall", "a name", _name,
         "this table's name there (unset: the machine's host name); a match's --table wins",
         example='"3"'),

@@ -200,8 +200,8 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
     simulate(referee, tmp_path, db, "πόντος", "πόντος", "άστοχο", "πόντος", "άστοχο",
              "άστοχο", "άστοχο", "διάλειμμα", "τέλος διαλείμματος", "πόντος", "πόντος",
              "πόντος", "άστοχο", distance="5,3",
-             options=("--innings", "5", "--table", "Τραπέζι 2", "--referee", "Ιωάννου",
-                      "--scorer", "Πέτρου"))
+             options=("--innings", "5", "--hall", "Ακαδημία Αθηνών", "--table", "Τραπέζι 2",
+                      "--referee", "Ιωάννου", "--scorer", "Πέτρου"))
     pdf = tmp_path / "protocol.pdf"
     code, out, err = referee("export", "1", "--format", "pdf", "--output", pdf, "--db", db)
     assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
@@ -211,6 +211,7 @@ def test_the_pdf_protocol_holds_the_header_the_innings_the_totals_and_the_result
                      "Τραπέζι 2", "Ιωάννου", "Σύνολο", "Μέσος όρος", "Μεγαλύτερη σειρά",
                      "Διαλείμματα", "Υπογραφές", f"Αθλητής: {A}"):
         assert expected in text, expected
+    assert re.search(r"Αίθουσα:\s+Ακαδημία Αθηνών", text)  # the hall, beside the table
     # The scorer in the header and on his own line to sign, beside the referee's.
     assert re.search(r"Σημειωτής:\s+Πέτρου", text)
     assert re.search(r"Διαιτητής: Ιωάννου\s+Σημειωτής: Πέτρου", text)

@@ -23,10 +23,11 @@ PLAYERS = ("Παπαδόπουλος", "Κωνσταντίνου")
 WAIT_SECONDS = 30.0
 
 
-def new_match(path: Path, table: str | None = None) -> Ledger:
+def new_match(path: Path, table: str | None = None, hall: str | None = None) -> Ledger:
     """A new match (to 1000 points: it never ends in a test) in the record at `path`."""
     record = Record.open(path)
-    return Ledger(record, record.create_match(Setup("libre", 1000, PLAYERS, 0, table=table)))
+    setup = Setup("libre", 1000, PLAYERS, 0, hall=hall, table=table)
+    return Ledger(record, record.create_match(setup))
 
 
 def play(ledger: Ledger, count: int) -> None:

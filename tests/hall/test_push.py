@@ -42,6 +42,17 @@ def test_the_same_record_pushed_twice_is_in_the_hall_once(referee, tmp_path, hal
         assert rows.fetchall() == [("Academy", "3", 1), ("Academy", "3", 2)]
 
 
+def test_a_match_s_own_hall_and_table_are_the_hall_s_over_the_push_s(referee, tmp_path, hall_url):
+    db = tmp_path / "table.sqlite3"
+    new_match(db, table="3", hall="Ακαδημία").record.close()
+    played(db, 1)  # a match whose set-up names neither
+    pushed = referee("push", "--db", db, "--to", hall_url, "--hall", "Academy", "--table", "9")
+    assert pushed.code == 0, pushed.err
+    with psycopg.connect(hall_url) as hall:
+        rows = hall.execute("SELECT hall, table_name FROM matches ORDER BY local_id").fetchall()
+    assert rows == [("Ακαδημία", "3"), ("Academy", "9")]
+
+
 def test_a_match_recorded_before_ids_gets_one_kept_in_its_record(referee, tmp_path, hall_url):
     db = tmp_path / "old.sqlite3"
     played(db, 4)

@@ -75,6 +75,20 @@ def test_only_a_draw_may_be_drawn_at_the_innings_limit_only_as_records_made_befo
     assert not Setup.from_dict({**old, "on_tie": "extension"}).draw_at_limit_only
 
 
+def test_the_hall_is_kept_in_the_set_up_s_dict_and_a_set_up_written_before_has_none():
+    named = Setup("libre", 50, ("Α", "Β"), hall="Ακαδημία", table="3")
+    assert named.to_dict()["hall"] == "Ακαδημία"
+    assert Setup.from_dict(named.to_dict()) == named
+    old = {"discipline": "libre", "distance": 50, "players": ["Α", "Β"], "first": 0,
+           "table": "3"}  # before the hall was written
+    assert Setup.from_dict(old).hall is None and Setup.from_dict(old).table == "3"
+
+
+def test_a_hall_named_by_other_than_text_is_a_setup_error():
+    with pytest.raises(SetupError, match="the hall, the table, the referee and the scorer"):
+        Setup("libre", 50, ("Α", "Β"), hall=3)
+
+
 def test_a_set_up_written_before_spoken_forms_and_formats_reads_as_the_plain_format():
     old = {"discipline": "libre", "distance": 50, "players": ["Α", "Β"], "first": 1}
     assert Setup.from_dict(old) == Setup("libre", 50, ("Α", "Β"), 1)

@@ -53,12 +53,13 @@ def test_a_draw_is_on_the_board(record):
 
 
 def test_the_board_times_the_shot_from_its_recorded_start_with_a_period_per_time_out(record):
-    setup = Setup("three-cushion", 20, PLAYERS, shot_clock=40, time_outs=2, table="Τραπέζι 2",
-                  referee="Ιωάννου")
+    setup = Setup("three-cushion", 20, PLAYERS, shot_clock=40, time_outs=2, hall="Ακαδημία",
+                  table="Τραπέζι 2", referee="Ιωάννου")
     state = played(record, setup, "πόντος", "πόντος", "τάιμ άουτ")
     events = record.load(state["match"]).events
     assert state["shot_clock"] == {"started": events[1].created, "seconds": 80,
                                    "warning_seconds": 10}  # the second point restarted it
-    assert (state["table"], state["referee"]) == ("Τραπέζι 2", "Ιωάννου")
+    assert (state["hall"], state["table"], state["referee"]) == ("Ακαδημία", "Τραπέζι 2",
+                                                                 "Ιωάννου")
     assert played(record, Setup("three-cushion", 20, PLAYERS), "πόντος")["shot_clock"] is None
     assert played(record, setup, "πόντος", "διάλειμμα")["shot_clock"] is None  # it stops

@@ -82,7 +82,7 @@ def add_setup_arguments(parser: argparse.ArgumentParser, required: bool = True) 
 
 def add_format_arguments(parser: argparse.ArgumentParser) -> None:
     """The competition format: --innings, --on-tie, --sets, --warm-up, --shot-clock,
-    --time-outs, --no-equalising; --table, --referee, --scorer."""
+    --time-outs, --no-equalising; --hall, --table, --referee, --scorer."""
     parser.add_argument("--innings", type=positive, metavar="N",
                         help=_("an innings limit: the match ends when both have played N innings"))
     parser.add_argument("--on-tie", type=tie_rule, default=(OnTie.EXTENSION, None),
@@ -106,6 +106,8 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-equalising", dest="equalising", action="store_false",
                         help=_("knock-out: the first to his distance wins at once, without the "
                                "equalising inning"))
+    parser.add_argument("--hall", help=_("the hall played in, for the protocol, the board and "
+                                         "the hall's PostgreSQL (`run`: default hall.name)"))
     parser.add_argument("--table", help=_("the table played on, for the protocol"))
     parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
     parser.add_argument("--scorer", help=_("who keeps the score sheet, for the protocol"))
@@ -173,15 +175,15 @@ def whole(text: str) -> int:
 
 
 def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
-    """The `Setup` keyword arguments of the distance(s), the competition format, the table,
-    the referee and the scorer; the sets, the shot clock and the time-outs, when not given,
-    as the hall's settings say (`hall`)."""
+    """The `Setup` keyword arguments of the distance(s), the competition format, the hall, the
+    table, the referee and the scorer; the hall's name, the sets, the shot clock and the
+    time-outs, when not given, as the hall's settings say (`hall`)."""
     given = args.distance
 
-    def chosen(name: str) -> Any:
-        """The argument given, else the hall's setting (None: neither)."""
+    def chosen(name: str, setting: str | None = None) -> Any:
+        """The argument given, else the hall's `setting` (its name by default; None: neither)."""
         value = getattr(args, name)
-        return value if value is not None or hall is None else getattr(hall, name)
+        return value if value is not None or hall is None else getattr(hall, setting or name)
 
     shot_clock = chosen("shot_clock")
     return {
@@ -192,6 +194,7 @@ def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, 
         "playoff_points": args.on_tie[1] or PLAYOFF_POINTS,
         "sets": chosen("sets"),
         "warm_up_seconds": args.warm_up * 60,
+        "hall": chosen("hall", "name"),
         "table": args.table,
         "referee": args.referee,
         "scorer": args.scorer,

@@ -22,17 +22,17 @@ INSTALL = N_("pushing to a hall's PostgreSQL needs psycopg: pip install 'carom-r
              "(and Debian's libpq5)")
 
 
-def add_push_arguments(parser: argparse.ArgumentParser, table: bool = True) -> None:
-    """--push, --hall (and --table, where the match set-up does not give it already)."""
+def add_push_arguments(parser: argparse.ArgumentParser, names: bool = True) -> None:
+    """--push (and --hall and --table, where the match set-up does not give them already)."""
     parser.add_argument(
         "--push", metavar="URL",
         help=_("push the record to the hall's PostgreSQL as it grows: a libpq connection "
                "string, postgresql://USER@HOST/DATABASE (default: hall.push); keep the password "
                "in ~/.pgpass, where other processes do not see it"),
     )
-    parser.add_argument("--hall", help=_("the hall's name, for its PostgreSQL (default: "
-                                         "hall.name)"))
-    if table:
+    if names:
+        parser.add_argument("--hall", help=_("the hall's name, for its PostgreSQL (default: "
+                                             "hall.name)"))
         parser.add_argument("--table", help=_("this table's name, for the hall's PostgreSQL "
                                               "(default: hall.table, else the host name)"))
 

@@ -59,7 +59,7 @@ def register(sub: Subcommands) -> None:
     add_db_argument(run_parser)
     add_phrase_table_argument(run_parser)
     add_early_argument(run_parser)
-    add_push_arguments(run_parser, table=False)
+    add_push_arguments(run_parser, names=False)
     run_parser.add_argument(
         "--no-confirm", dest="confirm", action="store_false", default=None,
         help=_("do not name on the headset the commands the PA does not voice back "

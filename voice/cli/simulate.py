@@ -26,7 +26,7 @@ def register(sub: Subcommands) -> None:
     sim = add_command(sub, "simulate", _("run a new, recorded match from transcribed phrases"))
     add_setup_arguments(sim)
     add_play_arguments(sim)
-    add_push_arguments(sim, table=False)
+    add_push_arguments(sim, names=False)
     sim.set_defaults(run=run)
 
 

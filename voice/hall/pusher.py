@@ -111,8 +111,9 @@ class Pusher:
                 uid = self._uids[match_id]
                 if uid not in held:
                     created, setup = self.record.setup(match_id)
-                    db.execute(ENTER, (uid, self.target.hall, setup.table or self.target.table,
-                                       match_id, created, Jsonb(setup.to_dict())))
+                    db.execute(ENTER, (uid, setup.hall or self.target.hall,
+                                       setup.table or self.target.table, match_id, created,
+                                       Jsonb(setup.to_dict())))
         for match_id in new:
             self._pushed[match_id] = int(held.get(self._uids[match_id], 0))
 

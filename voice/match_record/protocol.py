@@ -95,6 +95,7 @@ def _header(loaded: LoadedMatch, zone: ZoneInfo) -> list[tuple[str, str]]:
         (w["date"], f"{started:%d/%m/%Y}"),
         (w["started"], f"{started:%H:%M}"),
         (w["ended"], "" if ended is None else f"{ended:%H:%M}"),
+        (w["hall"], setup.hall or ""),
         (w["table"], setup.table or ""),
         (w["referee"], setup.referee or ""),
         (w["scorer"], setup.scorer or ""),

@@ -169,6 +169,7 @@ class View:
             "warm_up_started": shown.warm_up_started if self.match.warm_up is not None else None,
             "warm_up_seconds": self.match.setup.warm_up_seconds,
             "shot_clock": self._shot_clock(),
+            "hall": self.match.setup.hall,
             "table": self.match.setup.table,
             "referee": self.match.setup.referee,
             "liveness": None if self.heartbeat is None else asdict(self.heartbeat),
