@@ -153,6 +153,7 @@ def test_a_new_match_is_played_in_the_hall_the_settings_name_unless_hall_is_give
 
     args = parser().parse_args(["run", "--discipline", "libre", "--distance", "25", "--players",
                                 "Α,Β", "--model", "m", *given])
-    hall = Settings().over({"name": "Academy"}, Source.HALL, "settings.toml")
+    hall = Settings().over({"name": "Academy", "table": "3"}, Source.HALL, "settings.toml")
     assert setup_from(args, hall).hall == expected
+    assert setup_from(args, hall).table == "3"  # the hall's settings name the table too
     assert setup_from(args).hall == (expected if given else None)  # without the hall's settings

@@ -108,7 +108,8 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
                                "equalising inning"))
     parser.add_argument("--hall", help=_("the hall played in, for the protocol, the board and "
                                          "the hall's PostgreSQL (`run`: default hall.name)"))
-    parser.add_argument("--table", help=_("the table played on, for the protocol"))
+    parser.add_argument("--table", help=_("the table played on, for the protocol, the board and "
+                                          "the hall's PostgreSQL (`run`: default hall.table)"))
     parser.add_argument("--referee", help=_("the referee's name, for the protocol"))
     parser.add_argument("--scorer", help=_("who keeps the score sheet, for the protocol"))
 
@@ -176,8 +177,8 @@ def whole(text: str) -> int:
 
 def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, Any]:
     """The `Setup` keyword arguments of the distance(s), the competition format, the hall, the
-    table, the referee and the scorer; the hall's name, the sets, the shot clock and the
-    time-outs, when not given, as the hall's settings say (`hall`)."""
+    table, the referee and the scorer; the hall's and the table's names, the sets, the shot
+    clock and the time-outs, when not given, as the hall's settings say (`hall`)."""
     given = args.distance
 
     def chosen(name: str, setting: str | None = None) -> Any:
@@ -195,7 +196,7 @@ def setup_details(args: argparse.Namespace, hall: Settings | None) -> dict[str, 
         "sets": chosen("sets"),
         "warm_up_seconds": args.warm_up * 60,
         "hall": chosen("hall", "name"),
-        "table": args.table,
+        "table": chosen("table"),
         "referee": args.referee,
         "scorer": args.scorer,
         "shot_clock": shot_clock,
