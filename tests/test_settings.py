@@ -109,8 +109,8 @@ def test_mbrola_gr1_is_refused_with_the_reason_even_when_installed(
 def test_the_speech_driver_is_one_pyttsx3_can_render_with(tmp_path: Path) -> None:
     assert load(write(tmp_path / "s.toml", '[speech]\ndriver = "sapi5"\n')).driver == "sapi5"
     assert Settings().driver is None  # the platform's
-    with pytest.raises(SettingsError, match='speech.driver = "avspeech": allowed: "espeak" or '
-                       '"sapi5" or "nsss"'):
+    with pytest.raises(SettingsError, match='speech.driver = "avspeech": allowed: one of '
+                       '"espeak", "sapi5", "nsss"'):
         load(write(tmp_path / "s.toml", '[speech]\ndriver = "avspeech"\n'))
 
 

@@ -25,7 +25,7 @@ from voice.speaking.drivers import DRIVERS, GREEK_VOICE_ID, MBROLA_HINT, REFUSED
 from voice.speaking.loudness import TARGET_LUFS
 from voice.speaking.synthesis import MAX_RATE, MIN_RATE, RATE
 from voice.speaking.voicing import MAX_PAUSE_MS, MAX_TARGET, MIN_TARGET, PAUSE_MS
-from voice.translation import LANGUAGES, N_
+from voice.translation import LANGUAGES, N_, Line
 
 APP = "carom-referee"
 # espeak-ng's mbrola Greek voice (mb/mb-gr1 is refused: voice.speaking.drivers.REFUSED_VOICES):
@@ -106,7 +106,7 @@ class Key:
 
     name: str
     section: str
-    allowed: str  # in words, for the error and the file's comments
+    allowed: Line  # in words, for the error and the file's comments
     valid: Callable[[object], bool]
     comment: str
     example: str = '"USB"'  # commented out in a fresh file, for a key with no default
@@ -119,22 +119,30 @@ class Key:
     def check(self, value: object, where: str) -> object:
         """`value` if it is allowed (a whole number as a float where one is wanted)."""
         if not self.valid(value):
-            allowed = voice_allowed(value) if self.name == "voice" else f"allowed: {self.allowed}"
             raise SettingsError(N_("{where}: {key} = {value}: {allowed}"), where=where,
-                                key=self.key, value=toml(value), allowed=allowed)
+                                key=self.key, value=toml(value), allowed=self.allows(value))
         if self.name in DEVICES:  # an id may be written as TOML's integer: `mic = 2`
             return str(value)
         return float(value) if isinstance(value, int) and self.name in FLOATS else value
 
+    def allows(self, value: object = None) -> Line:
+        """What it allows, in words (and, for a voice, why `value` is refused)."""
+        if self.name == "voice":
+            return voice_allowed(value)
+        return Line(N_("allowed: {what}"), what=self.allowed)
 
-def voice_allowed(value: object = None) -> str:
+
+def voice_allowed(value: object = None) -> Line:
     """What speech.voice allows here (why `value` is refused, if it is), and how to get the
     voices that are not installed."""
+    voices = ", ".join(greek_voices())
     missing = [voice for voice in MBROLA_VOICES if voice not in greek_voices()]
-    extra = f" ({', '.join(missing)}: {MBROLA_HINT})" if missing else ""
-    refused = REFUSED_VOICES.get(value, "") if isinstance(value, str) else ""
-    refused += "; " if refused else ""
-    return f"{refused}allowed: {', '.join(greek_voices())}{extra}"
+    allowed = Line(N_("allowed: {what} ({missing}: {hint})"), what=voices,
+                   missing=", ".join(missing), hint=MBROLA_HINT) if missing else Line(
+        N_("allowed: {what}"), what=voices)
+    refused = REFUSED_VOICES.get(value) if isinstance(value, str) else None
+    return allowed if refused is None else Line(N_("{refused}; {allowed}"), refused=refused,
+                                                allowed=allowed)
 
 
 def _whole(low: int, high: int) -> Callable[[object], bool]:
@@ -163,70 +171,85 @@ def _name(v: object) -> bool:
 
 FLOATS = {"loudness", "threshold"}
 DEVICES = {"mic", "pa", "headset"}
-# What a threshold and an endpoint allow, in words: the settings' errors and the arguments' say it.
-CONFIDENCE = f"a confidence from {MIN_THRESHOLD:g} to {MAX_THRESHOLD:g}"
-ENDPOINT = f"milliseconds from {MIN_ENDPOINT_MS} to {MAX_ENDPOINT_MS}"
+FLAG = Line(N_("true or false"))
+DEVICE = Line(N_('a device id (2 or "2") or part of its name'))
+NAME = Line(N_("a name"))
+
+
+def _milliseconds(high: int, low: int = 0) -> Line:
+    return Line(N_("milliseconds from {low} to {high}"), low=low, high=high)
+
+
+def _one_of(names: tuple[str, ...]) -> Line:
+    return Line(N_("one of {names}"), names=", ".join(f'"{name}"' for name in names))
+
+
 KEYS = {key.name: key for key in (
-    Key("voice", "speech", "an espeak-ng Greek voice", lambda v: v in greek_voices(),
+    Key("voice", "speech", Line(N_("an espeak-ng Greek voice")), lambda v: v in greek_voices(),
         "the Greek voice espeak-ng speaks with"),
-    Key("driver", "speech", " or ".join(f'"{name}"' for name in DRIVERS),
-        lambda v: v in DRIVERS,
+    Key("driver", "speech", _one_of(DRIVERS), lambda v: v in DRIVERS,
         "pyttsx3's speech engine (unset: espeak on Linux, sapi5 on Windows, nsss on macOS)",
         example=f'"{DRIVERS[0]}"'),
-    Key("rate", "speech", f"a whole number of words per minute from {MIN_RATE} to {MAX_RATE}",
-        _whole(MIN_RATE, MAX_RATE),
+    Key("rate", "speech", Line(N_("a whole number of words per minute from {low} to {high}"),
+                               low=MIN_RATE, high=MAX_RATE), _whole(MIN_RATE, MAX_RATE),
         "speaking rate, words per minute"),
-    Key("loudness", "speech", f"LUFS from {MIN_TARGET:g} to {MAX_TARGET:g}",
+    Key("loudness", "speech", Line(N_("LUFS from {low:g} to {high:g}"), low=MIN_TARGET,
+                                   high=MAX_TARGET),
         _number(MIN_TARGET, MAX_TARGET),
         f"the loudness of every announcement, LUFS integrated (EBU R 128: {TARGET_LUFS:g})"),
-    Key("chime", "speech", "true or false", _flag,
+    Key("chime", "speech", FLAG, _flag,
         "a chime before non-routine announcements (break, extension, winner)"),
-    Key("shot_clock_tone", "speech", "true or false", _flag,
+    Key("shot_clock_tone", "speech", FLAG, _flag,
         f"a short tone on the PA as the shot clock warns that {WARNING_BEFORE} s are left (the "
         "headset names the player; off: the headset alone)"),
-    Key("pause_ms", "speech", f"milliseconds from 0 to {MAX_PAUSE_MS}", _whole(0, MAX_PAUSE_MS),
+    Key("pause_ms", "speech", _milliseconds(MAX_PAUSE_MS), _whole(0, MAX_PAUSE_MS),
         "the pause between a surname and its number, milliseconds"),
-    Key("confirmations", "headset", "true or false", _flag,
+    Key("confirmations", "headset", FLAG, _flag,
         "the headset confirms each command taken (off: `run --no-confirm`)"),
-    Key("lost_notice", "headset", "true or false", _flag,
+    Key("lost_notice", "headset", FLAG, _flag,
         "when the headset is lost, the PA says a short neutral word (again every "
         f"{REPEAT_SECONDS:g} s until it is back)"),
-    Key("say_again", "headset", "a short text", lambda v: isinstance(v, str) and bool(v.strip()),
+    Key("say_again", "headset", Line(N_("a short text")), _name,
         "what the headset says when audio went missing for a moment and a phrase may be lost "
         "(unset: the phrase bank's say_again prompt)", example='"TEXT"'),
-    Key("mic", "devices", "a device id (2 or \"2\") or part of its name", _device,
+    Key("mic", "devices", DEVICE, _device,
         "the referee's microphone (`referee devices` lists the ids)"),
-    Key("pa", "devices", "a device id (2 or \"2\") or part of its name", _device,
+    Key("pa", "devices", DEVICE, _device,
         "the hall's public-address output"),
-    Key("headset", "devices", "a device id (2 or \"2\") or part of its name", _device,
+    Key("headset", "devices", DEVICE, _device,
         "the referee's headset output"),
-    Key("echo_guard_ms", "hearing", f"milliseconds from 0 to {MAX_ECHO_MS}", _whole(0, MAX_ECHO_MS),
+    Key("echo_guard_ms", "hearing", _milliseconds(MAX_ECHO_MS), _whole(0, MAX_ECHO_MS),
         "a phrase ending this long after the PA said the same command is its echo, not taken"),
-    Key("threshold", "hearing", CONFIDENCE, _number(MIN_THRESHOLD, MAX_THRESHOLD),
+    Key("threshold", "hearing", Line(N_("a confidence from {low:g} to {high:g}"),
+                                     low=MIN_THRESHOLD, high=MAX_THRESHOLD),
+        _number(MIN_THRESHOLD, MAX_THRESHOLD),
         "the confidence a phrase not heard exactly needs to become a command"),
-    Key("endpoint_ms", "hearing", ENDPOINT, _whole(MIN_ENDPOINT_MS, MAX_ENDPOINT_MS),
+    Key("endpoint_ms", "hearing", _milliseconds(MAX_ENDPOINT_MS, MIN_ENDPOINT_MS),
+        _whole(MIN_ENDPOINT_MS, MAX_ENDPOINT_MS),
         "this much non-speech ends a phrase (`referee calibrate` recommends one)"),
-    Key("language", "messages", " or ".join(f'"{code}"' for code in LANGUAGES),
-        lambda v: v in LANGUAGES,
+    Key("language", "messages", _one_of(LANGUAGES), lambda v: v in LANGUAGES,
         "the language of the command line and the board's error pages (unset: the locale's)",
         example=f'"{LANGUAGES[0]}"'),
-    Key("name", "hall", "a name", _name,
+    Key("name", "hall", NAME, _name,
         "the hall's name, in the hall's PostgreSQL and in each new match `referee run` starts "
         "(its protocol and board; `--hall` overrides)", example='"Athens Billiard Academy"'),
-    Key("table", "hall", "a name", _name,
-        "this table's name there (unset: the machine's host name); a match's --table wins",
+    Key("table", "hall", NAME, _name,
+        "this table's name there and in each new match `referee run` starts (unset: the "
+        "machine's host name); a match's --table wins",
         example='"3"'),
-    Key("push", "hall", "a libpq connection string", _name,
+    Key("push", "hall", Line(N_("a libpq connection string")), _name,
         "push each match to the hall's PostgreSQL as it is played (a password: in ~/.pgpass)",
         example='"postgresql://table3@hall-server/hall"'),
-    Key("sets", "match", f"an odd whole number from 1 to {MAX_SETS}", _odd_sets,
+    Key("sets", "match", Line(N_("an odd whole number from 1 to {high}"), high=MAX_SETS),
+        _odd_sets,
         "a new match `referee run` starts is best of this many sets, each to the distance "
         "(`--sets` overrides; unset: one game)", example="3"),
-    Key("shot_clock", "match", f"seconds, a whole number from 1 to {MAX_SHOT_CLOCK}",
+    Key("shot_clock", "match", Line(N_("seconds, a whole number from 1 to {high}"),
+                                    high=MAX_SHOT_CLOCK),
         _whole(1, MAX_SHOT_CLOCK),
         "a new match `referee run` starts has a shot clock of this many seconds per shot "
         "(`--shot-clock` overrides; unset: none)", example="30"),
-    Key("time_outs", "match", f"a whole number from 0 to {MAX_TIME_OUTS}",
+    Key("time_outs", "match", Line(N_("a whole number from 0 to {high}"), high=MAX_TIME_OUTS),
         _whole(0, MAX_TIME_OUTS),
         "with the shot clock, each player's time-outs (`--time-outs` overrides)", example="3"),
 )}
@@ -287,8 +310,7 @@ def commented_file() -> str:
             section = key.section
             lines += [f"[{section}]"]
         value = getattr(defaults, key.name)
-        allowed = voice_allowed() if key.name == "voice" else f"allowed: {key.allowed}"
-        lines += [f"# {key.comment}", f"# {allowed}"]
+        lines += [f"# {key.comment}", f"# {key.allows()}"]
         unset = f"# {key.name} = {key.example}"
         lines.append(unset if value is None else f"{key.name} = {toml(value)}")
     return "\n".join(lines) + "\n"

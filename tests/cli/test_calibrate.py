@@ -42,7 +42,7 @@ def test_calibrate_from_wav_measures_the_takes_and_writes_a_profile(
     assert re.search(r"πόντος έξω\s+1\s+엄마 \(= πόντος\) \| 버스 \(= έξω\)\s+point, out\s+wrong",
                      rows[6]), rows[6]
     assert all(re.search(r"\d+ ms$", row) for row in rows)
-    assert re.fullmatch(r"command error rate: \d+\.\d % of 12 takes \(\d+ wrong, \d+ not "
+    assert re.fullmatch(r"command error rate over 12 takes: \d+\.\d % \(\d+ wrong, \d+ not "
                         r"understood\) at endpoint 150 ms, threshold 80", lines[13])
     pause = re.fullmatch(r"longest pause inside a multi-word phrase: (\d+) ms; recommended "
                          r"endpoint: (\d+) ms", lines[14])
@@ -51,7 +51,7 @@ def test_calibrate_from_wav_measures_the_takes_and_writes_a_profile(
                       r"takes\): error rate before ([\d.]+) %, after ([\d.]+) %", out)
     assert rates and float(rates[2]) < float(rates[1])
     assert ("  refused alias «σκορ εξω» → «σκορ»: «εξω» is a word of another command "
-            "(out, point_out)") in lines
+            "(out, point out)") in lines
     assert lines[-1] == (f"profile written to {profile}; use it with `referee run --profile "
                          f"{profile}`")
     written = tomllib.loads(profile.read_text(encoding="utf-8"))

@@ -145,7 +145,7 @@ def test_a_refused_replay_in_greek() -> None:
         replay(Setup("three-cushion", 50, ("Κωνσταντίνου", "Γιάσπερς")),
                [Command(Kind.POINT), Command(Kind.ENTREES)])
     assert translation.fault(caught.value) == (
-        "η καταγεγραμμένη εντολή 2 (entrees) απορρίπτεται: no_zones")
+        "η καταγεγραμμένη εντολή 2 (ENTRÉES) απορρίπτεται: no_zones")  # the kind by its name
 
 
 def test_a_fault_quoting_an_uncatalogued_one_is_all_english(
@@ -442,3 +442,120 @@ def test_status_lines_in_greek(
         f"{model}: χρήσιμο μοντέλο vosk· γραμματικές την ώρα της χρήσης: όχι (στατικός HCLG.fst: "
         "ελεύθερη αναγνώριση)· λεξιλόγιο: 2 λέξεις (από το graph/words.txt)\n",
     ]
+
+
+# What a person reads is written through the catalogue: a call that shows a line (a log, a
+# stream's write, print) holds no English words of its own, but for these, with their reasons.
+SHOWN = {"log", "write", "writelines", "print"}
+CATALOGUED = {"_", "gettext", "ngettext", "N_", "Line"}
+NOT_WORDS = {
+    "voice/cli/model.py": "the progress bar's prefix is the command's own name",
+    "voice/cli/reference.py": "regenerates docs/ for a contributor, run with LANGUAGE=C",
+}
+
+
+def english(node: ast.AST) -> list[str]:
+    """The English words `node` writes outside the catalogue's calls, JSON, keys and names."""
+    if isinstance(node, ast.Call):
+        if called(node) in CATALOGUED or called(node) == "dumps":
+            return []
+        return [w for part in (node.func, *node.args, *(k.value for k in node.keywords))
+                for w in english(part)]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return re.findall(r"[A-Za-z]{2,}", node.value)
+    if isinstance(node, ast.Attribute | ast.Subscript):  # a name, or a key
+        return english(node.value)
+    if isinstance(node, ast.Dict):  # its keys are names
+        return [w for value in node.values for w in english(value)]
+    return [w for child in ast.iter_child_nodes(node) for w in english(child)]
+
+
+def written_in_english(root: Path) -> list[str]:
+    """Each call under `root` that shows a line with English words of its own, and the words."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root.parent).as_posix()
+        shown = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Call) and called(node) in SHOWN]
+        found += [f"{name}:{call.lineno}: {' '.join(words)}" for call in shown
+                  if (words := [w for a in call.args for w in english(a)])
+                  and name not in NOT_WORDS]
+    return found
+
+
+def called(call: ast.Call) -> str | None:
+    """The name a call calls: `log` of `self.log(…)`."""
+    return getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+
+
+def test_no_line_a_person_reads_is_english_alone() -> None:
+    """The live loop's log, the record's writer, the outbox, the announcer and each command's
+    status lines: each a catalogued template (`_`, or a `Line` with its fields)."""
+    assert written_in_english(Path(translation.__file__).parent) == []
+
+
+def test_status_lines_of_the_record_and_the_settings_in_greek(
+    referee: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "m.sqlite3"
+    referee("simulate", *SETUP, "--db", db, stdin="πόντος\nάστοχο\n")
+    settings = tmp_path / "s.toml"
+    settings.write_text("[speech]\nrate = 1000\n", encoding="utf-8")
+    greek_locale(monkeypatch)
+    heading, row = referee("matches", "--db", db).out.splitlines()
+    refused = referee("config", "show", "--config", settings).err
+    assert heading.split()[:4] == ["αγώνας", "δημιουργία", "(UTC)", "αγώνισμα"]
+    assert row.endswith("σε εξέλιξη, στο τραπέζι: Γιάσπερς")
+    assert refused.startswith(f"referee config: σφάλμα: {settings}: speech.rate = 1000: "
+                              "επιτρέπεται: ακέραιος αριθμός λέξεων το λεπτό από 80 έως 450")
+
+
+def test_calibrate_s_report_and_listen_s_lines_in_greek() -> None:
+    from voice.cli.calibrate import report_lines, table_lines
+    from voice.cli.listen import show
+    from voice.hearing.calibration import Judged, Learned, Outcome, Refused, Report, Take
+    from voice.hearing.listener import Heard
+    from voice.hearing.profile import Profile
+    from voice.settings import Settings
+
+    heard = Heard("πόντος βγήκε", "πόντος έξω", Command(Kind.POINT_OUT), 80.0, early=False,
+                  replaces=Command(Kind.MISS))
+    judged = (Judged(Take("πόντος έξω", 1, b""), (heard,), Outcome.RIGHT, 0.02),)
+    refused = Refused("εξω", "σκορ", translation.Line(
+        translation.N_("«{word}» is a word of another command ({kinds})"), word="εξω",
+        kinds=(Kind.OUT, Kind.POINT_OUT)))
+    learned = Learned(Profile({"ποντος βγηκε": "πόντος έξω"}, 290, 80.0), (refused,))
+    report = Report(judged, 240, 290, (), learned)
+    translation.use("el")
+    lines = [*table_lines(judged), *report_lines(report, Settings()), show(1.5, heard)]
+    assert [line.split() for line in lines[:2]] == [
+        ["φράση", "λήψη", "ακούστηκε", "εντολή", "αποτέλεσμα", "βεβαιότητα", "αποκωδικοποίηση"],
+        ["πόντος", "έξω", "1", "πόντος", "βγήκε", "(=", "πόντος", "έξω)", "πόντος", "έξω", "σωστό",
+         "80", "20", "ms"]]
+    assert lines[2:] == [
+        "ποσοστό λάθους εντολών σε 1 λήψεις: 0.0 % (0 λάθος, 0 μη κατανοητές) με τέλος φράσης "
+        "150 ms, κατώφλι 80",
+        "μεγαλύτερη παύση μέσα σε φράση πολλών λέξεων: 240 ms· προτεινόμενο τέλος φράσης: 290 ms",
+        "προφίλ: τέλος φράσης 290 ms, κατώφλι 80, ψευδώνυμα: 1",
+        "  ψευδώνυμο «ποντος βγηκε» → «πόντος έξω»",
+        "  απορρίφθηκε το ψευδώνυμο «εξω» → «σκορ»: το «εξω» είναι λέξη άλλης εντολής (έξω, "
+        "πόντος έξω)",
+        "μία λήψη ανά φράση: καμία δεν κρατήθηκε έξω για να δοκιμαστεί σε αυτήν το προφίλ "
+        "(--takes 2 ή περισσότερες)",
+        "  1.50 s  «πόντος βγήκε» = «πόντος έξω» → πόντος έξω  (βεβαιότητα 80· αντικαθιστά την "
+        "πρόωρη εντολή άστοχο)",
+    ]
+
+
+def test_a_line_with_a_field_in_foreign_words_is_all_english() -> None:
+    line = translation.Line(translation.N_("not pushed yet: {error}"),
+                            error=RefereeError(translation.N_("the hall's database {target}: "
+                                                              "{error}"), target="host=hall",
+                                               error=translation.Foreign("connection refused")))
+    translation.use("el")
+    assert line.shown() == str(line) == (
+        "not pushed yet: the hall's database host=hall: connection refused")
+    assert translation.Line(translation.N_("not pushed yet: {error}"), error=RefereeError(
+        translation.N_("the hall's database {target}: {error}"), target="host=hall",
+        error=translation.reason(OSError(errno.ENOENT, os.strerror(errno.ENOENT))))).shown() == (
+        "δεν στάλθηκε ακόμη: η βάση της αίθουσας host=hall: δεν υπάρχει τέτοιο αρχείο ή φάκελος")

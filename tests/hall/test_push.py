@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +18,7 @@ import pytest
 from tests.hall.helpers import held, new_match, play, played, recorded, wait_for
 from tests.support.postgres import Cluster
 from tests.support.server import serving
+from voice import translation
 from voice.hall.outbox import Outbox
 from voice.hall.target import Target
 from voice.match_record.database import Record
@@ -110,6 +112,26 @@ def test_the_hall_stopped_mid_match_loses_and_doubles_nothing_and_the_table_neve
     assert box.close() == 0
     assert [line for line in log if "again" in line] == [
         "the hall's database takes the record again"]
+
+
+def test_the_outbox_logs_in_greek_and_libpq_s_own_words_keep_their_line_english(tmp_path):
+    db = tmp_path / "table.sqlite3"
+    new_match(db)
+    with socket.socket() as unused:  # a port nothing listens on: libpq's connection is refused
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    log: list[str] = []
+    box = outbox(db, f"postgresql://referee@127.0.0.1:{port}/hall", log)
+    translation.use("el")
+    try:
+        box.start()
+        assert wait_for(lambda: len(log) == 2)
+    finally:
+        box.close(timeout=1.0)
+        translation.use("en")
+    target = box.target.shown()
+    assert log[0] == f"το {db} στέλνεται στη βάση της αίθουσας {target}"
+    assert log[1].startswith(f"not pushed yet: the hall's database {target}: connection ")
 
 
 def test_a_table_killed_mid_push_resumes_where_the_hall_stops(tmp_path, hall_url):

@@ -69,8 +69,8 @@ def test_the_profile_lowers_the_error_rate_on_held_out_takes(report: calibration
     assert after < before, (before, after)
     # «σκορ έξω» holds «έξω», a word of other commands: no alias, the threshold does the work.
     assert "σκορ εξω" not in report.learned.profile.aliases
-    assert [r.reason for r in report.learned.refused if r.heard == "σκορ εξω"][0] == (
-        "«εξω» is a word of another command (out, point_out)")
+    assert [str(r.reason) for r in report.learned.refused if r.heard == "σκορ εξω"][0] == (
+        "«εξω» is a word of another command (out, point out)")
 
 
 def heard(text: str, phrase: str) -> Judged:
@@ -95,7 +95,7 @@ def test_an_alias_that_would_make_commands_ambiguous_is_refused(
         heard("βλα", "στήσιμο"), heard("βλα", "στήσιμο"),
     ], 150)
     assert learned.profile.aliases == {"ποντοσ βγηκε": "πόντος έξω"}
-    assert sorted((r.heard, r.phrase, r.reason) for r in learned.refused) == [
+    assert sorted((r.heard, r.phrase, str(r.reason)) for r in learned.refused) == [
         ("unk", "διόρθωση",
          "nothing but unknown words: any speech not understood would become this command"),
         ("αστοχο", "πόντος", "it is a phrase of another command (miss)"),

@@ -12,7 +12,7 @@ from rules.command import Command, Kind
 from tests.support.korean import spoken_pcm
 from tests.support.live import make_loop, spied
 from tests.support.sound import Take
-from voice import devices
+from voice import devices, translation
 from voice.hearing.microphone import Microphone
 from voice.live.catch_up import catch_up
 from voice.live.loop import LiveLoop, log_to_stderr
@@ -24,6 +24,14 @@ from voice.speaking.announcer import Announcer
 from voice.speaking.printer import Printer
 from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing
+from voice.translation import N_, Foreign, Line
+
+
+@pytest.fixture
+def language():
+    """The log's language for one test: translation.use(LANGUAGE); English again after it."""
+    yield translation.use
+    translation.use("en")
 
 
 def listen(loop, sound_devices, **options):
@@ -454,9 +462,16 @@ def test_a_failing_pa_leaves_its_events_for_one_summary_when_the_match_resumes(
     assert voiced == [1, 2, 3]  # all three stand voiced by it
 
 
+@pytest.mark.parametrize(("chosen", "refused"), [
+    ("C", "not recorded: event 1 (point) is refused after what another program recorded "
+          "meanwhile"),
+    ("el", "δεν καταγράφηκε: το γεγονός 1 (πόντος) απορρίπτεται μετά από όσα κατέγραψε στο "
+           "μεταξύ άλλο πρόγραμμα"),
+])
 def test_an_event_the_rules_refuse_after_another_program_s_is_dropped_and_the_referee_told(
-    tmp_path, korean_model, sound_devices
+    tmp_path, korean_model, sound_devices, language, chosen, refused
 ):
+    language(chosen)
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
     codes = spied(loop)
@@ -470,4 +485,25 @@ def test_an_event_the_rules_refuse_after_another_program_s_is_dropped_and_the_re
     loop.close()
     assert [e.command.kind for e in record.load(1).events] == [Kind.BREAK]
     assert codes[-1] == LoopCode.NOT_RECORDED and loop.ledger.match.pause is not None
-    assert any("is refused after what another program recorded" in line for line in lines)
+    assert refused in lines  # the command by its name, in the language in use
+
+
+def test_the_log_speaks_greek_and_a_fault_in_foreign_words_keeps_its_line_english(
+    tmp_path, korean_model, sound_devices, language
+):
+    language("el")
+    lines = []
+    loop, _ = make_loop(tmp_path, korean_model, log=lines.append)
+    loop.microphone_lost(Line(N_("no audio for {seconds:g} s"), seconds=2))
+    loop.microphone_back()
+    loop.microphone_lost(Line(N_("the input stream failed: {error}"),
+                              error=Foreign("Unanticipated host error")))  # PortAudio's words
+    loop.overflowed(3)
+    loop.close()
+    assert lines == [
+        "το μικρόφωνο χάθηκε: κανένας ήχος για 2 s· ανοίγει ξανά",
+        "το μικρόφωνο επανήλθε: ακούει",
+        "microphone lost: the input stream failed: Unanticipated host error; reopening it",
+        "μικρόφωνο: υπερχειλίσεις εισόδου ως τώρα: 3 (χάθηκε ήχος)",
+        "μικρόφωνο: υπερχειλίσεις εισόδου συνολικά: 3 (χάθηκε ήχος)",
+    ]

@@ -82,7 +82,8 @@ def test_an_alert_cuts_short_a_long_routine_announcement_on_the_headset(
     settle(loop, 3.0)
     loop.close()
     # What was cut is not replayed: the current state is said on the headset, after the alert.
-    assert "headset: routine speech cut short by an alert; the current state said instead" in lines
+    assert ("the headset: routine speech cut short by an alert; the current state said "
+            "instead") in lines
     assert batches[1:] == [({"headset"}, [LoopCode.MIC_LOST], True),
                            ({"headset"}, [Code.REPEAT_SCORE, Code.TOUCHENT, Code.TOUCHENT], False)]
     assert len(starts(sound_devices, HEADSET, after=fault)) == 4  # the alert, then the state
@@ -109,7 +110,8 @@ def test_an_alert_cuts_short_a_long_routine_announcement_on_the_pa(
     settle(loop, 4.0)
     loop.close()
     # The score cut short is said as the current state once, after the alert, for the miss too.
-    assert "pa: routine speech cut short by an alert; the current state said instead" in lines
+    assert ("the PA: routine speech cut short by an alert; the current state said "
+            "instead") in lines
     assert [b for b in batches if "pa" in b[0]][1:] == [
         ({"pa"}, [LoopCode.HEADSET_LOST], True), ({"pa"}, [Code.REPEAT_SCORE], False)]
     assert len(starts(sound_devices, PA, after=fault)) == 2
@@ -162,10 +164,10 @@ def test_a_lost_headset_s_word_on_the_pa_can_be_turned_off(
     assert starts(sound_devices, PA) == []
 
 
-@pytest.mark.parametrize("device,channel,state", [
-    (PA, "pa", "pa_lost"), (HEADSET, "headset", "headset_lost")])
+@pytest.mark.parametrize("device,output,state", [
+    (PA, "the PA", "pa_lost"), (HEADSET, "the headset", "headset_lost")])
 def test_a_hung_output_is_lost_past_its_length_and_back_once_it_plays(
-    tmp_path, korean_model, sound_devices, monkeypatch, device, channel, state
+    tmp_path, korean_model, sound_devices, monkeypatch, device, output, state
 ):
     monkeypatch.setattr(announcing, "DEADLINE_SLACK", 0.3)
     sound_devices.hanging = {device}
@@ -178,12 +180,12 @@ def test_a_hung_output_is_lost_past_its_length_and_back_once_it_plays(
     assert loop.pulse.liveness() == "listening"  # within its length and the slack
     settle(loop, 3.5)  # an announcement is under 3 s long
     assert loop.pulse.liveness() == state
-    assert any(line.startswith(f"{channel} lost") for line in lines)
+    assert any(line.startswith(f"{output} lost") for line in lines)
     hung = len(starts(sound_devices, device))
     sound_devices.released.set()  # the device plays again
     settle(loop, 1.0)
     assert loop.pulse.liveness() == "listening"
-    assert f"{channel} back: the score said on it" in lines
+    assert f"{output} back: the score said on it" in lines
     loop.close()
     # Back, it said the score once (on the PA: for the events the hall missed).
     assert codes.count(Code.REPEAT_SCORE) == 1 and len(starts(sound_devices, device)) > hung
@@ -212,7 +214,7 @@ def test_a_pa_lost_and_back_says_the_score_once_and_its_alert_every_20_s_until_t
     monkeypatch.setattr(time, "monotonic", lambda: now + 2 * REPEAT_SECONDS)
     played = len(starts(sound_devices, PA))
     settle(loop)
-    assert loop.pulse.liveness() == "listening" and "pa back: the score said on it" in lines
+    assert loop.pulse.liveness() == "listening" and "the PA back: the score said on it" in lines
     settle(loop)
     loop.close()
     assert len(starts(sound_devices, PA)) == played + 1  # the score, once

@@ -278,7 +278,7 @@ def match_number(text: str) -> int:
 
 
 def confidence(text: str) -> float:
-    """An argparse type: a confidence threshold (settings.CONFIDENCE)."""
+    """An argparse type: a confidence threshold."""
     return within(text, float, MIN_THRESHOLD, MAX_THRESHOLD,
                   N_("a confidence from {low:g} to {high:g}"))
 
@@ -292,7 +292,7 @@ def add_threshold_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def milliseconds(text: str) -> int:
-    """An argparse type: an endpoint in milliseconds (settings.ENDPOINT)."""
+    """An argparse type: an endpoint in milliseconds."""
     return within(text, int, MIN_ENDPOINT_MS, MAX_ENDPOINT_MS,
                   N_("a whole number of milliseconds from {low} to {high}"))
 

@@ -27,13 +27,15 @@ from voice.devices import DeviceOutput
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.profile import Profile, save_profile
 from voice.settings import Settings
-from voice.translation import N_, _, ngettext
+from voice.translation import KINDS, N_, Line, _, ngettext
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.calibration import Judged, Report, Take
     from voice.hearing.listener import Listener
 
 DEFAULT_TAKES_DIR = Path("takes")
+HEADINGS = (N_("phrase"), N_("take"), N_("heard"), N_("command"), N_("result"), N_("confidence"),
+            N_("decode"))
 PROMPTS = Path(__file__).with_name("calibrate.toml")  # what the headset says before a take
 
 
@@ -137,12 +139,13 @@ def _read(folder: Path, vocabulary: Vocabulary) -> list[Take]:
 def table_lines(judged: tuple[Judged, ...]) -> list[str]:
     """One line per take: the phrase, what was heard, the command, the outcome, confidence and
     decode time."""
-    rows = [("phrase", "take", "heard", "command", "result", "confidence", "decode")]
+    rows = [tuple(map(_, HEADINGS))]
     for j in judged:
         heard = " | ".join(h.text if h.text == h.phrase else f"{h.text} (= {h.phrase})"
-                           for h in j.heard) or "(nothing)"
-        commands = ", ".join(h.command.kind.value if h.command else "-" for h in j.heard) or "-"
-        rows.append((j.take.phrase, str(j.take.number), heard, commands, str(j.outcome),
+                           for h in j.heard) or _("(nothing)")
+        commands = ", ".join(_(KINDS[h.command.kind]) if h.command else "-"
+                             for h in j.heard) or "-"
+        rows.append((j.take.phrase, str(j.take.number), heard, commands, _(j.outcome),
                      f"{j.confidence:.0f}", f"{j.decode_seconds * 1000:.0f} ms"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -154,29 +157,31 @@ def report_lines(report: Report, settings: Settings) -> list[str]:
     from voice.hearing.calibration import Outcome, error_rate
 
     outcomes = [j.outcome for j in report.before]
-    lines = [
-        f"command error rate: {100 * error_rate(report.before):.1f} % of {len(outcomes)} takes "
-        f"({outcomes.count(Outcome.WRONG)} wrong, {outcomes.count(Outcome.NOT_UNDERSTOOD)} not "
-        f"understood) at endpoint {settings.endpoint_ms} ms, threshold {settings.threshold:g}",
-        f"longest pause inside a multi-word phrase: {report.longest_pause_ms} ms; recommended "
-        f"endpoint: {report.endpoint_ms} ms",
-    ]
     profile = report.learned.profile
-    lines.append(f"profile: endpoint {profile.endpoint_ms} ms, threshold {profile.threshold:g}, "
-                 f"{len(profile.aliases)} alias(es)")
-    lines += [f"  alias «{heard}» → «{phrase}»" for heard, phrase in profile.aliases.items()]
-    lines += [f"  refused alias «{r.heard}» → «{r.phrase}»: {r.reason}"
-              for r in report.learned.refused]
-    if report.held_out:
-        lines.append(
-            "held-out takes (each judged by a profile learned from the other takes): error rate "
-            f"before {100 * error_rate(report.before):.1f} %, after "
-            f"{100 * error_rate(report.held_out):.1f} %"
-        )
-    else:
-        lines.append("one take per phrase: none held out to test the profile on (--takes 2 or "
-                     "more)")
-    return lines
+    return [
+        Line(N_("command error rate over {takes} takes: {rate:.1f} % ({wrong} wrong, {unclear} "
+                "not understood) at endpoint {endpoint} ms, threshold {threshold:g}"),
+             rate=100 * error_rate(report.before), takes=len(outcomes),
+             wrong=outcomes.count(Outcome.WRONG), unclear=outcomes.count(Outcome.NOT_UNDERSTOOD),
+             endpoint=settings.endpoint_ms, threshold=settings.threshold).shown(),
+        Line(N_("longest pause inside a multi-word phrase: {pause} ms; recommended endpoint: "
+                "{endpoint} ms"), pause=report.longest_pause_ms,
+             endpoint=report.endpoint_ms).shown(),
+        Line(N_("profile: endpoint {endpoint} ms, threshold {threshold:g}, {count} alias(es)"),
+             endpoint=profile.endpoint_ms, threshold=profile.threshold,
+             count=len(profile.aliases)).shown(),
+        *("  " + Line(N_("alias «{heard}» → «{phrase}»"), heard=heard, phrase=phrase).shown()
+          for heard, phrase in profile.aliases.items()),
+        *("  " + Line(N_("refused alias «{heard}» → «{phrase}»: {reason}"), heard=r.heard,
+                      phrase=r.phrase, reason=r.reason).shown()
+          for r in report.learned.refused),
+        Line(N_("held-out takes (each judged by a profile learned from the other takes): error "
+                "rate before {before:.1f} %, after {after:.1f} %"),
+             before=100 * error_rate(report.before),
+             after=100 * error_rate(report.held_out)).shown()
+        if report.held_out else
+        _("one take per phrase: none held out to test the profile on (--takes 2 or more)"),
+    ]
 
 
 def record(args: argparse.Namespace, settings: Settings, vocabulary: Vocabulary,

@@ -33,7 +33,7 @@ from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.printer import Printer
-from voice.translation import N_, _
+from voice.translation import KINDS, N_, Line, _
 
 if TYPE_CHECKING:  # vosk loads only when a model is used, not on every `referee` command
     from voice.hearing.listener import Heard
@@ -111,12 +111,14 @@ def _report(
 def show(at: float, heard: Heard) -> str:
     """A human-readable line for one recognised phrase."""
     said = f"«{heard.text}»" + (f" = «{heard.phrase}»" if heard.phrase != heard.text else "")
-    notes = [note for note, on in (
-        ("early", heard.early),
-        (f"confidence {heard.confidence:.0f}", heard.confidence < 100),
-        (f"replaces the early {_command(heard.replaces)}", heard.replaces is not None),
+    notes = [note.shown() for note, on in (
+        (Line(N_("early")), heard.early),
+        (Line(N_("confidence {confidence:.0f}"), confidence=heard.confidence),
+         heard.confidence < 100),
+        (Line(N_("replaces the early {command}"), command=_command(heard.replaces)),
+         heard.replaces is not None),
     ) if on]
-    extra = f"  ({'; '.join(notes)})" if notes else ""
+    extra = f"  ({_('; ').join(notes)})" if notes else ""  # the list's separator
     return f"{at:6.2f} s  {said} → {_command(heard.command)}{extra}"
 
 
@@ -131,11 +133,12 @@ def heard_json(path: Path, at: float, heard: Heard) -> str:
 
 
 def _command(command: Command | None) -> str:
+    """The command's name, and its fields as the record writes them."""
     if command is None:
-        return "not understood"
+        return _("not understood")
     args = [f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}"
             for key, value in command.to_dict().items() if key != "kind"]
-    return " ".join([command.kind.value, *args])
+    return " ".join([_(KINDS[command.kind]), *args])
 
 
 def _players(text: str | None) -> tuple[str, ...]:

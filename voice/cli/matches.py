@@ -12,13 +12,14 @@ from rules.state import Match
 from voice.cli.arguments import Subcommands, add_command, add_db_argument
 from voice.cli.reading import hall_record
 from voice.match_record.database import MatchEntry, Record
-from voice.translation import _
+from voice.translation import N_, Line, _
 
 if TYPE_CHECKING:  # psycopg loads only for a hall's --db
     from voice.hall.reader import Place
 
-HEADINGS = ("match", "created (UTC)", "discipline", "distance", "players", "score", "status")
-PLACE = "hall · table (its match)"  # the hall's own column: where each match is played
+HEADINGS = (N_("match"), N_("created (UTC)"), N_("discipline"), N_("distance"), N_("players"),
+            N_("score"), N_("status"))
+PLACE = N_("hall · table (its match)")  # the hall's own column: where each match is played
 
 
 def register(sub: Subcommands) -> None:
@@ -31,16 +32,16 @@ def register(sub: Subcommands) -> None:
 def status(match: Match) -> str:
     """Where the match stands, in a few words."""
     if match.winner is not None:
-        return f"won by {match.surname(match.winner)}"
+        return Line(N_("won by {player}"), player=match.surname(match.winner)).shown()
     if match.drawn:
-        return "drawn"
+        return _("drawn")
     if match.warm_up is not None:
-        return f"warm-up of {match.surname(match.warm_up.player)}"
+        return Line(N_("warm-up of {player}"), player=match.surname(match.warm_up.player)).shown()
     if match.pause is not None:
-        return f"break of {match.surname(match.pause.player)}"
+        return Line(N_("break of {player}"), player=match.surname(match.pause.player)).shown()
     if match.at_table is None:
-        return f"{'play-off' if match.phase.playoff else 'extension'}: who starts?"
-    return f"in play, {match.surname(match.at_table)} at the table"
+        return _("play-off: who starts?") if match.phase.playoff else _("extension: who starts?")
+    return Line(N_("in play, {player} at the table"), player=match.surname(match.at_table)).shown()
 
 
 def row(entry: MatchEntry) -> tuple[str, ...]:
@@ -48,7 +49,7 @@ def row(entry: MatchEntry) -> tuple[str, ...]:
     created = entry.created[:16].replace("T", " ")
     match = entry.match
     if match is None:
-        return (str(entry.id), created, "", "", "", "", "cannot be replayed (see below)")
+        return (str(entry.id), created, "", "", "", "", _("cannot be replayed (see below)"))
     setup = match.setup
     return (
         str(entry.id),
@@ -64,16 +65,17 @@ def row(entry: MatchEntry) -> tuple[str, ...]:
 def table(entries: list[MatchEntry], places: dict[int, str] | None = None) -> list[str]:
     """The list as aligned lines (with each match's place, if given), then what is wrong with
     each match that does not replay."""
-    rows = [HEADINGS, *(row(entry) for entry in entries)]
+    rows = [tuple(map(_, HEADINGS)), *(row(entry) for entry in entries)]
     if places is not None:
-        rows = [rows[0] + (PLACE,), *(r + (places[e.id],) for r, e in zip(
+        rows = [rows[0] + (_(PLACE),), *(r + (places[e.id],) for r, e in zip(
             rows[1:], entries, strict=True))]
     widths = [max(len(r[column]) for r in rows) for column in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(r, widths, strict=True)).rstrip()
         for r in rows
     ]
-    return lines + [f"match {e.id}: {e.problem}" for e in entries if e.problem]
+    return lines + [Line(N_("match {match}: {problem}"), match=e.id, problem=e.problem).shown()
+                    for e in entries if e.problem]
 
 
 def run(args: argparse.Namespace) -> int:

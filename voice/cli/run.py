@@ -7,6 +7,7 @@ import sys
 import threading
 from contextlib import suppress
 
+from phrases.bank import Channel
 from rules.vocabulary import Vocabulary
 from voice import devices
 from voice.cli.arguments import (
@@ -36,7 +37,7 @@ from voice.live.echo import EchoGuard
 from voice.live.loop import LiveLoop, log_to_stderr
 from voice.match_record.database import Record
 from voice.match_record.ledger import LiveLedger
-from voice.speaking.announcer import Announcer, Output
+from voice.speaking.announcer import OUTPUTS, Announcer, Output
 from voice.translation import N_, _
 
 
@@ -83,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     mic = find_device(settings.mic, "mic", "input")
     played = PlayedSound()  # what the PA plays: the echo canceller's reference
     sound_cards = {
-        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), N_("the PA")),
+        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), OUTPUTS[Channel.PA]),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output"),
-                                        N_("the headset")),
+                                        OUTPUTS[Channel.HEADSET]),
     }
     outputs: dict[str, Output] = {
         "pa": TappedOutput(sound_cards["pa"], played), "headset": sound_cards["headset"],

@@ -11,6 +11,7 @@ from rules.errors import RefereeError
 from voice.hall.pusher import HallUnreachable, Pusher
 from voice.hall.target import Target
 from voice.match_record.database import Record, RecordError
+from voice.translation import N_, Line, _
 
 POLL_SECONDS = 0.2  # the record is looked at this often for new events and heartbeats
 RETRY_SECONDS = 1.0  # after the hall failed, the next try waits this long
@@ -33,7 +34,8 @@ class Outbox:
 
     def start(self) -> None:
         """Start pushing from the outbox's thread; returns at once."""
-        self.log(f"pushing {self.path} to the hall's database {self.target.shown()}")
+        self.log(Line(N_("pushing {path} to the hall's database {target}"), path=self.path,
+                      target=self.target.shown()).shown())
         self._thread.start()
 
     def close(self, timeout: float = CLOSE_SECONDS) -> int | None:
@@ -74,14 +76,14 @@ class Outbox:
             return self._failed(error)
         self.behind = 0
         if self._fault is not None:
-            self.log("the hall's database takes the record again")
+            self.log(_("the hall's database takes the record again"))
             self._fault = None
         return POLL_SECONDS
 
     def _failed(self, error: RefereeError) -> float:
         """Log `error` unless it is the one logged last; how long to wait before trying again."""
         if str(error) != self._fault:
-            self.log(f"not pushed yet: {error}")
+            self.log(Line(N_("not pushed yet: {error}"), error=error).shown())
         self._fault = str(error)
         return RETRY_SECONDS
 

@@ -10,7 +10,7 @@ from rules.errors import RefereeError
 from voice.hall.schema import migrate
 from voice.hall.target import Connection, Target
 from voice.match_record.database import Record
-from voice.translation import N_
+from voice.translation import N_, Foreign
 
 BATCH = 500  # events per transaction: a long record reaches the hall in steps, each kept
 
@@ -118,6 +118,7 @@ class Pusher:
             self._pushed[match_id] = int(held.get(self._uids[match_id], 0))
 
 
-def first_line(error: psycopg.Error) -> str:
-    """libpq's message, first line only (the rest repeats it or gives a hint about libpq)."""
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+def first_line(error: psycopg.Error) -> Foreign:
+    """libpq's message, first line only (the rest repeats it or gives a hint about libpq): its
+    own words, which the catalogue cannot hold."""
+    return Foreign((str(error).strip().splitlines() or [type(error).__name__])[0])

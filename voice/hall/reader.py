@@ -125,7 +125,7 @@ class HallRecord:
                 loaded = self.load(match_id)
                 entries.append(MatchEntry(match_id, loaded.created, loaded.match))
             except RecordError as error:
-                entries.append(MatchEntry(match_id, self.setup(match_id)[0], None, str(error)))
+                entries.append(MatchEntry(match_id, self.setup(match_id)[0], None, error))
         return entries
 
     def match_ids(self) -> list[int]:

@@ -21,8 +21,8 @@ TIMEOUTS = {
     "tcp_user_timeout": "10000",  # ms: data unacknowledged this long ends the connection
 }
 SECRETS = ("password", "sslpassword")  # never shown, never logged
-UNREADABLE = "(not a connection string)"
-ENVIRONMENT = "libpq's environment (PGHOST, PGSERVICE …)"  # shown for an empty string
+UNREADABLE = N_("(not a connection string)")
+ENVIRONMENT = N_("libpq's environment (PGHOST, PGSERVICE …)")  # shown for an empty string
 
 
 Connection: TypeAlias = "psycopg.Connection[tuple[Any, ...]]"  # rows as plain tuples

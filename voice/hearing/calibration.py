@@ -21,6 +21,7 @@ from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, Endpoin
 from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.profile import Profile
 from voice.hearing.understanding import UNKNOWN
+from voice.translation import N_, Line
 
 PAUSE_MARGIN_MS = 50  # the recommended endpoint waits this much longer than the longest pause
 THRESHOLDS = tuple(range(50, 100, 5))  # the thresholds a profile may choose among
@@ -30,9 +31,9 @@ MIN_HEARD = 2  # takes that must be heard alike before their text becomes an ali
 class Outcome(StrEnum):
     """How the pipeline took one take."""
 
-    RIGHT = "right"
-    WRONG = "wrong"  # a command other than the phrase's was acted on
-    NOT_UNDERSTOOD = "not understood"
+    RIGHT = N_("right")
+    WRONG = N_("wrong")  # a command other than the phrase's was acted on
+    NOT_UNDERSTOOD = N_("not understood")
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Refused:
 
     heard: str
     phrase: str
-    reason: str
+    reason: Line
 
 
 @dataclass(frozen=True)
@@ -202,35 +203,37 @@ def learn(listener: Listener, judged: Sequence[Judged], endpoint_ms: int) -> Lea
         alike = [other for other in aliases if other != heard and sounds[other] == sounds[heard]
                  and vocabulary.parse(aliases[other]) != vocabulary.parse(phrase)]
         if alike:
-            refused.append(Refused(heard, phrase, f"it sounds like «{alike[0]}», learned for "
-                                   "another command"))
+            refused.append(Refused(heard, phrase, Line(
+                N_("it sounds like «{other}», learned for another command"), other=alike[0])))
     aliases = {h: p for h, p in aliases.items() if h not in {r.heard for r in refused}}
     threshold = min((*THRESHOLDS, listener.threshold), key=lambda t: (
         _cost(listener, judged, Profile(aliases, threshold=t)), abs(t - listener.threshold)))
     return Learned(Profile(aliases, endpoint_ms, float(threshold)), tuple(refused))
 
 
-def _unsafe(listener: Listener, heard: str, phrases: list[str]) -> str | None:
+def _unsafe(listener: Listener, heard: str, phrases: list[str]) -> Line | None:
     """Why an alias from `heard` to `phrases` is not safe to learn (None: it is): heard for
     several commands or only once, nothing but unknown words, another command's phrase, or
     holding a word of another command's phrases that the phrase lacks."""
     vocabulary = listener.vocabulary
     commands = {vocabulary.parse(phrase) for phrase in phrases}
     if len(commands) > 1:
-        return f"heard for {len(commands)} different commands"
+        return Line(N_("heard for {count} different commands"), count=len(commands))
     if not set(heard.split()) - {normalise(UNKNOWN)}:
-        return "nothing but unknown words: any speech not understood would become this command"
+        return Line(N_("nothing but unknown words: any speech not understood would become this "
+                       "command"))
     exact = vocabulary.parse(heard)
     if exact is not None and exact not in commands:
-        return f"it is a phrase of another command ({exact.kind.value})"
+        return Line(N_("it is a phrase of another command ({kind})"), kind=exact.kind)
     own = {vocabulary.fold(w) for p in phrases for w in normalise(p).split()}
     for word in heard.split():
         others = vocabulary.commands_of_word(vocabulary.fold(word))
         if vocabulary.fold(word) not in own and others and not others & commands:
-            kinds = ", ".join(sorted({c.kind.value for c in others}))
-            return f"«{word}» is a word of another command ({kinds})"
+            return Line(N_("«{word}» is a word of another command ({kinds})"), word=word,
+                        kinds=tuple(sorted({c.kind for c in others})))
     if len(phrases) < MIN_HEARD:
-        return f"heard only once (an alias needs {MIN_HEARD} takes heard alike)"
+        return Line(N_("heard only once (an alias needs {count} takes heard alike)"),
+                    count=MIN_HEARD)
     return None
 
 

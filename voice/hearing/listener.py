@@ -18,7 +18,7 @@ from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, Recogniser, load_model
 from voice.hearing.understanding import phrase, understand
-from voice.translation import N_, Foreign
+from voice.translation import N_, Foreign, Line
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
@@ -218,38 +218,42 @@ def hear_recording(
 
 def describe(listener: Listener, model: Path) -> list[str]:
     """What the listener can hear and how fast: its mode, coverage and decoding speed."""
-    mode = (f"free-form, commands matched by similarity (threshold {listener.threshold:g})"
+    mode = (Line(N_("free-form, commands matched by similarity (threshold {threshold:g})"),
+                 threshold=listener.threshold)
             if listener.free_form
-            else f"a runtime grammar of {len(listener.recogniser.grammar or ())} phrases")
-    return [f"model {model}: {mode}", *coverage_report(listener),
+            else Line(N_("a runtime grammar of {count} phrases"),
+                      count=len(listener.recogniser.grammar or ())))
+    return [Line(N_("model {model}: {mode}"), model=model, mode=mode).shown(),
+            *coverage_report(listener),
             *speed_report(listener.recogniser.time_decode(), listener.free_form)]
 
 
 def coverage_report(listener: Listener) -> list[str]:
     """Lines saying which grammar words the model lacks and what that leaves of each command."""
     missing = listener.recogniser.missing_words()
-    lines = [
-        f"the model's vocabulary lacks {len(missing)} grammar word(s), so vosk cannot hear "
-        f"them: {', '.join(missing)}"
-    ] if missing else []
+    lines = [Line(N_("the model's vocabulary lacks {count} grammar word(s), so vosk cannot hear "
+                     "them: {words}"), count=len(missing), words=", ".join(missing)).shown()
+             ] if missing else []
     for kind, phrases in listener.phrases().items():
         heard = [f"«{phrase}»" for phrase, ok in phrases.items() if ok]
         if not heard:
-            lines.append(f"  {kind}: UNREACHABLE, none of its phrases can be recognised")
+            lines.append("  " + Line(N_("{kind}: UNREACHABLE, none of its phrases can be "
+                                        "recognised"), kind=kind).shown())
         elif len(heard) < len(phrases):
-            lines.append(f"  {kind}: still recognisable as {', '.join(heard)}")
+            lines.append("  " + Line(N_("{kind}: still recognisable as {phrases}"), kind=kind,
+                                     phrases=", ".join(heard)).shown())
     return lines
 
 
 def speed_report(rtf: float, free_form: bool) -> list[str]:
     """A line giving the decoding speed, and a warning when it cannot keep up with speech."""
-    mode = "free-form" if free_form else "grammar"
-    lines = [f"{mode} decoding takes {rtf:.2f}× real time"]
+    mode = N_("free-form") if free_form else N_("grammar")
+    lines = [Line(N_("{mode} decoding takes {rtf:.2f}× real time"), mode=mode, rtf=rtf).shown()]
     if rtf > SLOW_RTF:
-        lines.append(
-            f"WARNING: {mode} recognition cannot keep up with live speech on this machine "
-            f"(real-time factor {rtf:.2f} > {SLOW_RTF}): vosk decodes only the referee's "
-            "phrases, yet answers will come late, the more so the longer the phrases and the "
-            "closer together; use a faster machine or a smaller model"
-        )
+        lines.append(Line(
+            N_("WARNING: {mode} recognition cannot keep up with live speech on this machine "
+               "(real-time factor {rtf:.2f} > {slow}): vosk decodes only the referee's phrases, "
+               "yet answers will come late, the more so the longer the phrases and the closer "
+               "together; use a faster machine or a smaller model"),
+            mode=mode, rtf=rtf, slow=SLOW_RTF).shown())
     return lines

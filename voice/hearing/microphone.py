@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from voice import devices
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE
-from voice.translation import N_, Foreign
+from voice.translation import N_, Foreign, Line
 
 STALL_SECONDS = 2.0  # no audio for this long: the microphone is lost
 GAP_SECONDS = 0.3  # audio missing this long beyond a chunk's own length may have held a word
@@ -34,7 +34,7 @@ class MicrophoneError(devices.CannotOpen):
 class Health(Protocol):
     """Who is told when the microphone is lost, heard again, or drops audio."""
 
-    def microphone_lost(self, fault: str) -> None:
+    def microphone_lost(self, fault: Line) -> None:
         """The microphone stopped delivering audio, for the reason `fault`."""
 
     def microphone_back(self) -> None:
@@ -181,15 +181,15 @@ class Microphone:
         """How long to wait after `attempts` failed attempts to reopen the microphone."""
         return self.backoff[min(attempts, len(self.backoff) - 1)]
 
-    def _fault(self, quiet: float) -> str | None:
+    def _fault(self, quiet: float) -> Line | None:
         """Why the open stream counts as lost, or None while it is sound."""
         try:
             if not self._stream.active:
-                return "the input stream stopped"
+                return Line(N_("the input stream stopped"))
         except devices.backend().PortAudioError as error:
-            return f"the input stream failed: {error}"
+            return Line(N_("the input stream failed: {error}"), error=Foreign(error))
         if quiet >= self.stall_seconds:
-            return f"no audio for {self.stall_seconds:g} s"
+            return Line(N_("no audio for {seconds:g} s"), seconds=self.stall_seconds)
         return None
 
     def _reopen(self) -> bool:

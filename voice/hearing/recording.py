@@ -13,7 +13,7 @@ from rules.errors import RefereeError
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.endpoint import Endpointer
 from voice.hearing.microphone import Microphone
-from voice.translation import N_, Foreign
+from voice.translation import N_, Line
 
 # A take ends after this much non-speech: longer than any pause inside a phrase, so that the
 # pauses can be measured on the take.
@@ -50,8 +50,8 @@ class _Take:
                                         seconds=NO_SPEECH_SECONDS)
             self.done.set()
 
-    def microphone_lost(self, fault: str) -> None:
-        self.fault = RecordingError(N_("the microphone was lost ({fault})"), fault=Foreign(fault))
+    def microphone_lost(self, fault: Line) -> None:
+        self.fault = RecordingError(N_("the microphone was lost ({fault})"), fault=fault)
         self.done.set()
 
     def microphone_back(self) -> None:

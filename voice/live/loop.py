@@ -22,6 +22,7 @@ from voice.live.record_news import RecordNews
 from voice.live.ticker import Ticker
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer, Speaker
+from voice.translation import N_, Line
 
 if TYPE_CHECKING:  # the loop only passes them on; importing them loads vosk
     from voice.hearing.canceller import EchoCanceller
@@ -104,10 +105,12 @@ class LiveLoop:
         echoed = None if self.echo is None else self.echo.echoed(
             heard.phrase, heard.command, time.monotonic())
         if echoed is not None:
-            self.log(f"not taken: «{heard.phrase}» is the PA's echo of «{echoed.text}»")
+            self.log(Line(N_("not taken: «{phrase}» is the PA's echo of «{echo}»"),
+                          phrase=heard.phrase, echo=echoed.text).shown())
             return
         if self.canceller is not None and self.canceller.level.masks(heard.seconds):
-            self.log(f"not taken: «{heard.phrase}» was no louder than the PA's echo")
+            self.log(Line(N_("not taken: «{phrase}» was no louder than the PA's echo"),
+                          phrase=heard.phrase).shown())
             if heard.command is not None:  # maybe the referee's: he is asked to say it again
                 self.microphone.ask_again()
             return
@@ -135,16 +138,18 @@ class LiveLoop:
         self.pulse.stopped = True
         self.pulse.beat()
         if self.overflows:
-            self.log(f"microphone: {self.overflows} input overflows in all (audio was dropped)")
+            self.log(Line(N_("microphone: {count} input overflows in all (audio was dropped)"),
+                          count=self.overflows).shown())
         for command in self.ledger.close():
-            self.log(f"not recorded in match {self.ledger.match_id}: "
-                     f"{json.dumps(command.to_dict(), ensure_ascii=False)}")
+            self.log(Line(N_("not recorded in match {match}: {command}"),
+                          match=self.ledger.match_id,
+                          command=json.dumps(command.to_dict(), ensure_ascii=False)).shown())
 
     def voiced(self, seq: int) -> None:
         """Note, from any thread, that event `seq` has been voiced."""
         self.ledger.mark_announced(seq)
 
-    def microphone_lost(self, fault: str) -> None:
+    def microphone_lost(self, fault: Line) -> None:
         """Tell the referee that he is not heard, and forget the phrase cut short."""
         self.microphone.lost(fault)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from phrases.render import Utterance
 from voice.live.prompts import REPEAT_SECONDS, LoopCode, prompt
 from voice.live.pulse import Pulse
+from voice.translation import N_, Line, _
 
 if TYPE_CHECKING:  # importing it loads vosk
     from voice.hearing.listener import Listener
@@ -35,9 +36,9 @@ class MicrophoneNews:
         self._overflow_logged = -OVERFLOW_LOG_SECONDS
         self._repeat_at = 0.0  # while the microphone is lost: when its alert is said again
 
-    def lost(self, fault: str) -> None:
+    def lost(self, fault: Line) -> None:
         """Tell the referee that he is not heard, and forget the phrase cut short."""
-        self.log(f"microphone lost: {fault}; reopening it")
+        self.log(Line(N_("microphone lost: {fault}; reopening it"), fault=fault).shown())
         self.listener.reset()
         self.pulse.mic_lost = True
         self.pulse.beat()
@@ -53,7 +54,8 @@ class MicrophoneNews:
     def gap(self, seconds: float) -> None:
         """Audio went missing for `seconds`, too short for the watchdog: the phrase that may
         have been said in it is lost, so the referee is asked to say it again."""
-        self.log(f"microphone: no audio for {seconds:.2f} s; asking the referee to repeat")
+        self.log(Line(N_("microphone: no audio for {seconds:.2f} s; asking the referee to "
+                         "repeat"), seconds=seconds).shown())
         self.listener.reset()
         self.ask_again()
 
@@ -66,7 +68,7 @@ class MicrophoneNews:
 
     def back(self) -> None:
         """Tell the referee that he is heard again."""
-        self.log("microphone back: listening")
+        self.log(_("microphone back: listening"))
         self.pulse.mic_lost = False
         self.pulse.beat()
         self.say([prompt(LoopCode.MIC_BACK)])
@@ -77,4 +79,5 @@ class MicrophoneNews:
         now = time.monotonic()
         if now - self._overflow_logged >= OVERFLOW_LOG_SECONDS:
             self._overflow_logged = now
-            self.log(f"microphone: {total} input overflows so far (audio was dropped)")
+            self.log(Line(N_("microphone: {count} input overflows so far (audio was dropped)"),
+                          count=total).shown())

@@ -14,7 +14,8 @@ from voice.live.catch_up import catch_up
 from voice.live.prompts import REPEAT_SECONDS, LoopCode, prompt
 from voice.live.pulse import Pulse
 from voice.match_record.ledger import Ledger
-from voice.speaking.announcer import Announcer, Speaker
+from voice.speaking.announcer import OUTPUTS, Announcer, Speaker
+from voice.translation import N_, Line
 
 # Says utterances ahead of routine speech; then runs the callable, if one is given.
 Tell = Callable[[list[Utterance], Callable[[], None] | None], None]
@@ -47,8 +48,8 @@ class OutputNews:
         newly lost outputs, repeat the alerts due, try the score on each lost output with no
         alert playing or waiting, and note those back."""
         for channel in sorted(self.announcer.interrupted()):
-            self.log(f"{channel}: routine speech cut short by an alert; the current state "
-                     "said instead")
+            self.log(Line(N_("{output}: routine speech cut short by an alert; the current "
+                             "state said instead"), output=OUTPUTS[Channel(channel)]).shown())
             self.announcer.drop_routine(channel)  # as stale as what was cut
             if channel not in self.lost:  # on a lost output, the score tried says it
                 catch_up(self.ledger, _Moved(self.announcer, channel), self.voiced,
@@ -56,13 +57,15 @@ class OutputNews:
         for channel in list(self._returned):
             self._returned.discard(channel)
             if self.lost.pop(channel, None) is not None:
-                self.log(f"{channel} back: the score said on it")
+                self.log(Line(N_("{output} back: the score said on it"),
+                              output=OUTPUTS[Channel(channel)]).shown())
                 self.pulse.outputs_lost.discard(channel)
                 self.pulse.beat()
         now = time.monotonic()
         failing = self.announcer.lost()
         for channel in sorted(failing - self.lost.keys()):
-            self.log(f"{channel} lost: its latest utterance failed or did not finish in time")
+            self.log(Line(N_("{output} lost: its latest utterance failed or did not finish in "
+                             "time"), output=OUTPUTS[Channel(channel)]).shown())
             self.lost[channel] = now + REPEAT_SECONDS
             self.pulse.outputs_lost.add(channel)
             self.pulse.beat()

@@ -9,6 +9,7 @@ from voice.live.prompts import LoopCode, prompt
 from voice.match_record.database import RecordError
 from voice.match_record.ledger import LiveLedger
 from voice.match_record.writer import LATE_SECONDS
+from voice.translation import N_, Line, _
 
 
 class RecordNews:
@@ -35,11 +36,11 @@ class RecordNews:
             then()
         except RecordError as error:
             if str(error) != self._fault:
-                self.log(f"cannot read the match record: {error}")
+                self.log(Line(N_("cannot read the match record: {error}"), error=error).shown())
             self._fault = str(error)
             return
         if self._fault is not None:
-            self.log("the match record can be read again")
+            self.log(_("the match record can be read again"))
         self._fault = None
 
     def tell(self) -> None:

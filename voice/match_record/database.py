@@ -140,7 +140,7 @@ class MatchEntry:
     id: int
     created: str
     match: Match | None
-    problem: str | None = None
+    problem: RecordError | None = None
 
 
 def default_path() -> Path:
@@ -314,7 +314,7 @@ class Record:
             try:
                 entries.append(MatchEntry(match_id, created, self.load(match_id).match))
             except RecordError as error:
-                entries.append(MatchEntry(match_id, created, None, str(error)))
+                entries.append(MatchEntry(match_id, created, None, error))
         return entries
 
     def match_ids(self) -> list[int]:

@@ -15,7 +15,7 @@ from rules.command import Command
 from rules.match import apply
 from voice.match_record.database import Record, RecordError
 from voice.match_record.liveness import Liveness
-from voice.translation import N_
+from voice.translation import N_, Line, _
 
 ATTEMPT_MS = 250  # one write waits this long for another process's lock, then is tried again
 RETRY_SECONDS = 0.25  # the pause between two tries of a write that failed
@@ -202,8 +202,11 @@ class RecordWriter:
         if not self._released.is_set():
             return False
         moved = record.write_back()
-        self.log(f"the match record {self.path} had vanished: written back with every event"
-                 + ("" if moved is None else f"; the file found there is kept as {moved}"))
+        self.log((Line(N_("the match record {path} had vanished: written back with every event"),
+                       path=self.path) if moved is None else
+                  Line(N_("the match record {path} had vanished: written back with every event; "
+                          "the file found there is kept as {moved}"), path=self.path, moved=moved)
+                  ).shown())
         self._vanished = False
         self._released.clear()
         self.rewrites += 1
@@ -231,16 +234,17 @@ class RecordWriter:
             self._queue.popleft()
             self.refused.append(unwritten)
         self.renumbered = True
-        self.log(f"not recorded: event {unwritten.seq} ({unwritten.command.kind}) is refused "
-                 "after what another program recorded meanwhile")
+        self.log(Line(N_("not recorded: event {seq} ({kind}) is refused after what another "
+                         "program recorded meanwhile"), seq=unwritten.seq,
+                      kind=unwritten.command.kind).shown())
 
     def _failed(self, record: Record, error: RecordError) -> None:
         if str(error) != str(self._fault):
-            self.log(f"not recorded yet: {error}")
+            self.log(Line(N_("not recorded yet: {error}"), error=error).shown())
         self._fault = error
         self._vanished = self._vanished or record.vanished()
 
     def _mend(self) -> None:
         if self._fault is not None:
-            self.log("the match record is writable again")
+            self.log(_("the match record is writable again"))
         self._fault = None

@@ -14,11 +14,15 @@ from typing import Protocol
 
 import numpy as np
 
+from phrases.bank import Channel
 from phrases.render import Utterance
+from voice.translation import N_, Line
 
 PA_KEPT = 16  # how many of the latest PA utterances are kept for the echo guard
 FAILURES_KEPT = 32  # how many of the latest failures are kept for the log and the tests
 DEADLINE_SLACK = 2.0  # seconds: a play not over this long after its length marks its output lost
+# Each output, as a person reads its name (in device errors and the live loop's log).
+OUTPUTS = {Channel.PA: N_("the PA"), Channel.HEADSET: N_("the headset")}
 
 
 class Output(Protocol):
@@ -119,7 +123,7 @@ class Announcer:
             part = _Part(batch, [u for u in utterances if u.channel == channel], alert)
             lane = self._lanes.get(channel)
             if lane is None:
-                self._failed(part.utterances[0], f"no output for the channel {channel!r}")
+                self._failed(part.utterances[0], Line(N_("no device is given for it")))
                 batch.finished(False)
             else:
                 lane.put(part)
@@ -175,7 +179,9 @@ class Announcer:
 
     def _failed(self, utterance: Utterance, error: object) -> None:
         self.failures.append(f"{utterance.channel}: {utterance.text}: {error}")
-        sys.stderr.write(f"cannot speak {utterance.text!r} on {utterance.channel}: {error}\n")
+        sys.stderr.write(Line(N_("{output}: cannot speak {text!r}: {error}"),
+                              output=OUTPUTS[utterance.channel], text=utterance.text,
+                              error=error).shown() + "\n")
 
 
 class _Lane:
