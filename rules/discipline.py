@@ -14,8 +14,10 @@ class SetupError(RefereeError, ValueError):
     """A match set-up the rules cannot play: the message says which part and why."""
 
 
+# The commands that speak of the zones, and LIBRES, which Article 3 names among the terms of
+# the games with zones (libre, and cadre like it) and never for the cushion games.
 ZONE_KINDS = frozenset(
-    {Kind.POINT_OUT, Kind.POINT_ENTREES, Kind.ENTREES, Kind.OUT, Kind.A_CHEVAL}
+    {Kind.POINT_OUT, Kind.POINT_ENTREES, Kind.ENTREES, Kind.OUT, Kind.A_CHEVAL, Kind.LIBRES}
 )
 ANCHOR_KINDS = frozenset(
     {Kind.POINT_OUT_ANCHOR, Kind.POINT_ENTREES_ANCHOR, Kind.ENTREES_ANCHOR, Kind.A_CHEVAL_ANCHOR}

@@ -6,7 +6,9 @@ from tests.support.match import A, B, codes, points, say, start
 
 
 @pytest.mark.parametrize("discipline", ["one-cushion", "three-cushion"])
-@pytest.mark.parametrize("phrase", ["αντρέ", "πόντος έξω", "α σεβάλ", "έξω", "αντρέ άγκυρα"])
+@pytest.mark.parametrize(
+    "phrase", ["αντρέ", "πόντος έξω", "α σεβάλ", "έξω", "αντρέ άγκυρα", "λιμπρ"]
+)
 def test_zone_phrases_are_refused_without_changing_anything(discipline, phrase):
     match = start(discipline)
     same, said = say(match, phrase)

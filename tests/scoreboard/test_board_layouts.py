@@ -1,6 +1,7 @@
 """The hall board on real screens (headless Chromium): every text box inside its box and the
-screen, none over another, at 16:9, 4:3, 5:4, portrait and as a stream's overlay; the offline
-state and the reconnection; names refitted when the window changes size.
+screen, none over another, at 16:9, 4:3, 5:4, portrait and as a stream's overlay; statistics
+large enough to read from afar and no wide empty band; the offline state and the reconnection;
+names refitted when the window changes size; the referee's panel on a phone.
 
 Screenshots go to test-artifacts/board/ (look at them: they must read as a hall scoreboard).
 """
@@ -23,7 +24,7 @@ from phrases.render import render
 from rules.command import Command, Kind
 from rules.match import apply
 from rules.state import Setup, new_match
-from tests.support.browser import WAIT, chromium, needs_chromium
+from tests.support.browser import PHONE, WAIT, chromium, needs_chromium, press
 from tests.support.server import ARTIFACTS, serving
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
@@ -35,6 +36,10 @@ SCREENS = {  # name: (width, height)
     "portrait": (1080, 1920),
 }
 SHOTS = ARTIFACTS / "board"
+# The statistics' figures drawn at least this high, as a fraction of the screen's height (the
+# portrait's: as tall as before the hall screens' were raised to 4 %).
+STATISTICS = {"16x9": 0.04, "4x3": 0.04, "5x4": 0.04, "portrait": 0.025}
+EMPTY_BAND = 0.09  # the tallest band across the screen that nothing shown crosses
 RECONNECT_WAIT = 20  # seconds: the board's retries back off up to 15 s apart
 
 # Two 25-letter surnames and scores of four digits: the widest a board has to show.
@@ -72,6 +77,12 @@ def sets_match() -> tuple[Setup, list[Command]]:
     return setup, [POINT] * 30 + [MISS] + [POINT] * 10 + [MISS] + [POINT] * 3
 
 
+def three_cushion_match() -> tuple[Setup, list[Command]]:
+    """Three-cushion to 30, nothing called: A at the table on 4, B on 2."""
+    commands = [POINT] * 3 + [MISS] + [POINT] * 2 + [MISS] + [POINT]
+    return Setup("three-cushion", 30, PLAYERS), commands
+
+
 def playoff_match() -> tuple[Setup, list[Command]]:
     """Libre to 5, a tie settled by a play-off to 15: B started it and is on 7."""
     commands = [POINT] * 5 + [POINT] * 5 + [Command(Kind.STARTS, player=B)] + [POINT] * 2
@@ -90,9 +101,10 @@ def recorded(record: Record, setup: Setup, commands: list[Command]) -> tuple[int
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    """A server over a record of five matches: the live match (1), the extension match (2),
-    a new one-cushion match (3), the sets match (4), the play-off match (5). Yields its URL and
-    the `balls_off` value the board's JSON is to carry for match 2."""
+    """A server over a record of six matches: the live match (1), the extension match (2),
+    a new one-cushion match (3), the sets match (4), the play-off match (5), the three-cushion
+    match (6). Yields its URL and the `balls_off` value the board's JSON is to carry for match
+    2."""
     db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
     with Record.open(db) as record:
         live, _ = recorded(record, *live_match())
@@ -100,7 +112,8 @@ def hall(tmp_path_factory):
         one_cushion, _ = recorded(record, Setup("one-cushion", 50, PLAYERS), [])
         in_sets, _ = recorded(record, *sets_match())
         playoff, _ = recorded(record, *playoff_match())
-    assert (live, extension, one_cushion, in_sets, playoff) == (1, 2, 3, 4, 5)
+        three_cushion, _ = recorded(record, *three_cushion_match())
+    assert (live, extension, one_cushion, in_sets, playoff, three_cushion) == (1, 2, 3, 4, 5, 6)
     (off,) = [a for a in said if a.code == "ball_off_table"]
     spoken = asdict(render(off))
     balls_off = {
@@ -132,6 +145,12 @@ def size(browser, width: int, height: int) -> None:
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
     })
+
+
+def board_on(browser, url: str, match: int, screen: str) -> None:
+    """Open match `match`'s board on a screen of SCREENS."""
+    size(browser, *SCREENS[screen])
+    browser.get(f"{url}/board/{match}")
 
 
 def pushing(browser, state: dict) -> None:
@@ -225,13 +244,64 @@ return { problems, texts: boxes.length };
 """
 
 
-def assert_laid_out(browser, shot: str) -> None:
+# The statistics' figures (the drawn height of their digits, from the canvas's metrics of the
+# font each is drawn in) and the tallest band across the screen that no text box nor the drawn
+# table crosses, each as a fraction of the screen's height.
+MEASURES = """
+const height = innerHeight;
+const shown = (selector) => [...document.querySelectorAll(selector)]
+  .filter((element) => element.getClientRects().length);
+const pen = document.createElement("canvas").getContext("2d");
+const figures = shown(".stats dd").map((element) => {
+  const style = getComputedStyle(element);
+  pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const drawn = pen.measureText(element.textContent.replace(/[^0-9]/g, "") || "0");
+  return (drawn.actualBoundingBoxAscent + drawn.actualBoundingBoxDescent) / height;
+});
+const covered = new Uint8Array(height);
+const cover = (box) => {
+  for (let y = Math.max(0, Math.floor(box.top)); y < Math.min(height, Math.ceil(box.bottom)); y++) {
+    covered[y] = 1;
+  }
+};
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  if (!node.textContent.trim() || !node.parentElement.getClientRects().length) continue;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  cover(range.getBoundingClientRect());
+}
+shown("#off .table").forEach((table) => cover(table.getBoundingClientRect()));
+let band = 0;
+let run = 0;
+for (const row of covered) {
+  run = row ? 0 : run + 1;
+  band = Math.max(band, run);
+}
+return { statistics: Math.min(...figures), band: band / height };
+"""
+
+
+def assert_read_from_afar(browser, screen: str, shot: str) -> None:
+    """The statistics tall enough for the screen, and no wide empty band across it (printed,
+    as docs/scoreboard.md quotes them)."""
+    measured = browser.execute_script(MEASURES)
+    print(f"\n{shot}: statistics {measured['statistics']:.2%} of the height, "
+          f"tallest empty band {measured['band']:.2%}")
+    assert measured["statistics"] >= STATISTICS[screen], measured
+    assert measured["band"] <= EMPTY_BAND, measured
+
+
+def assert_laid_out(browser, shot: str, screen: str | None = None) -> None:
+    """Every text in its boxes and none over another; on a hall screen, read from afar too."""
     settled(browser)
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / f"{shot}.png"))
     laid = browser.execute_script(LAYOUT_PROBLEMS)
     assert laid["texts"] >= 10, laid
     assert laid["problems"] == [], f"{shot}: " + "\n".join(laid["problems"])
+    if screen is not None:
+        assert_read_from_afar(browser, screen, shot)
 
 
 def api_state(browser, url: str, match: int) -> dict:
@@ -256,8 +326,7 @@ def font_px(browser, selector: str) -> float:
 @pytest.mark.parametrize("screen", SCREENS)
 def test_a_live_match_fits_every_hall_screen(window, hall, screen):
     url, _ = hall
-    size(window, *SCREENS[screen])
-    window.get(f"{url}/board/1")
+    board_on(window, url, 1, screen)
     showing(window, "#p0 .points", "1250")
     showing(window, "#p1 .points", "987")
     showing(window, "#p0 .run", "ΣΕΡΙ 150")
@@ -267,7 +336,7 @@ def test_a_live_match_fits_every_hall_screen(window, hall, screen):
     showing(window, "#game", "ΕΛΕΥΘΕΡΟ · 1255")
     terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, "#p0 dt")]
     assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
-    assert_laid_out(window, f"live-{screen}")
+    assert_laid_out(window, f"live-{screen}", screen)
     first, second = rect(window, "#p0 .points"), rect(window, "#p1 .points")
     if screen == "portrait":  # players stacked
         assert first["bottom"] <= second["top"]
@@ -283,8 +352,7 @@ def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall
     state = api_state(window, url, 2)
     assert state["extension"] == 2 and state["single_stroke"]
     assert state["balls_off"] == balls_off  # the board's JSON carries them, as announced
-    size(window, *SCREENS[screen])
-    window.get(f"{url}/board/2")
+    board_on(window, url, 2, screen)
     showing(window, "#phase", "ΠΑΡΑΤΑΣΗ 2 · ΕΩΣ 1200 · ΜΙΑ ΣΤΕΚΙΑ")
     showing(window, "#game", "ΤΡΙΣΠΟΝΤΕΣ · 1000")
     showing(window, "#p0 .points", "1101")
@@ -298,7 +366,7 @@ def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall
     assert balls == ["ball red foot", "ball white head"]
     # The extension is a notice of its own, in larger type than the header's line.
     assert font_px(window, "#phase") > font_px(window, "#game")
-    assert_laid_out(window, f"extension-{screen}")
+    assert_laid_out(window, f"extension-{screen}", screen)
 
 
 @pytest.mark.parametrize("screen", SCREENS)
@@ -309,8 +377,7 @@ def test_sets_each_distance_the_shot_clock_the_table_and_the_referee_fit_every_s
     state = api_state(window, url, 4)
     assert state["table"] == "Τραπέζι 2" and state["referee"] == "Ιωάννου"
     assert state["shot_clock"]["seconds"] == 40 and state["shot_clock"]["warning_seconds"] == 10
-    size(window, *SCREENS[screen])
-    window.get(f"{url}/board/4")
+    board_on(window, url, 4, screen)
     showing(window, "#game", "ΕΛΕΥΘΕΡΟ · 30 · 3 ΣΕΤ")
     showing(window, "#where", "Τραπέζι 2 · ΔΙΑΙΤΗΤΗΣ Ιωάννου")
     showing(window, "#phase", "ΣΕΤ 2")
@@ -323,7 +390,7 @@ def test_sets_each_distance_the_shot_clock_the_table_and_the_referee_fit_every_s
     showing(window, "#shot", r"[1-4]?\d")
     # The shot clock is the footer's largest type, read from the table.
     assert font_px(window, "#shot") > 1.5 * font_px(window, "#phase")
-    assert_laid_out(window, f"sets-{screen}")
+    assert_laid_out(window, f"sets-{screen}", screen)
 
 
 def test_the_shot_clock_turns_to_its_warning_ten_seconds_before_zero(window, hall):
@@ -332,8 +399,7 @@ def test_the_shot_clock_turns_to_its_warning_ten_seconds_before_zero(window, hal
     now = datetime.fromisoformat(state["now"])
     started = (now - timedelta(seconds=33)).isoformat(timespec="milliseconds")
     pushing(window, {**state, "shot_clock": {**state["shot_clock"], "started": started}})
-    size(window, *SCREENS["16x9"])
-    window.get(f"{url}/board/4")
+    board_on(window, url, 4, "16x9")
     showing(window, "#shot", "[1-7]")
     assert "warning" in window.find_element(By.ID, "shot").get_attribute("class")
     showing(window, "#shot", "0", wait=10)  # and stays at zero
@@ -343,16 +409,24 @@ def test_the_shot_clock_turns_to_its_warning_ten_seconds_before_zero(window, hal
     assert not window.find_element(By.ID, "shot").is_displayed()
 
 
+@pytest.mark.parametrize("screen", SCREENS)
+def test_with_nothing_called_the_cards_take_the_footer_s_room(window, hall, screen):
+    url, _ = hall
+    board_on(window, url, 6, screen)
+    showing(window, "#p1 .average", "2,000")  # three-cushion: nothing called, no notice
+    assert not window.find_element(By.TAG_NAME, "footer").is_displayed()
+    assert_laid_out(window, f"three-cushion-{screen}", screen)
+
+
 @pytest.mark.parametrize("screen", ["16x9", "portrait"])
 def test_a_play_off_is_named_with_what_both_play_to(window, hall, screen):
     url, _ = hall
-    size(window, *SCREENS[screen])
-    window.get(f"{url}/board/5")
+    board_on(window, url, 5, screen)
     showing(window, "#phase", "ΜΠΑΡΑΖ · ΕΩΣ 20")
     showing(window, "#p1 .points", "7")
     showing(window, "#p1 .goal", "ΕΩΣ 20 · ΜΕΝΟΥΝ 13")
     showing(window, "#where", "")
-    assert_laid_out(window, f"playoff-{screen}")
+    assert_laid_out(window, f"playoff-{screen}", screen)
 
 
 def test_the_board_names_games_and_figures_as_the_regulation_does(window, hall):
@@ -370,8 +444,7 @@ def test_balls_off_named_only_in_the_calls_are_shown_in_words(window, hall):
     said = {"code": "ball_off_table", "channel": "pa", "player": None, "points": None}
     said |= {"text": balls_off["text"], "display": balls_off["display"]}
     pushing(window, {**state, "balls_off": None, "call": [said]})  # no spots to draw
-    size(window, *SCREENS["16x9"])
-    window.get(f"{url}/board/2")
+    board_on(window, url, 2, "16x9")
     showing(window, "#off .off-title", "ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ")
     lines = window.find_elements(By.CSS_SELECTOR, "#off .off-line")
     assert [line.text for line in lines] == balls_off["display"].split(": ")[1].split(", ")
@@ -383,8 +456,9 @@ def test_balls_off_named_only_in_the_calls_are_shown_in_words(window, hall):
 @pytest.mark.parametrize("match", [1, 2])
 def test_the_overlay_is_a_transparent_lower_third(window, hall, match):
     url, balls_off = hall
+    state = api_state(window, url, match)
     if match == 2:
-        assert api_state(window, url, 2)["balls_off"] == balls_off
+        assert state["balls_off"] == balls_off
     width, height = SCREENS["16x9"]
     size(window, width, height)
     window.execute_cdp_cmd(  # screenshots keep the transparency, as OBS composes it
@@ -398,6 +472,12 @@ def test_the_overlay_is_a_transparent_lower_third(window, hall, match):
         ".map((e) => getComputedStyle(e).backgroundColor)"
     )
     assert backgrounds == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
+    for index, player in enumerate(state["players"]):  # each one's statistics, labelled
+        showing(window, f"#p{index} .average", f"{player['average']:.3f}".replace(".", ","))
+        showing(window, f"#p{index} .highest", str(player["highest_run"]))
+        showing(window, f"#p{index} .innings", str(player["innings"]))
+        terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, f"#p{index} dt")]
+        assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
     assert_laid_out(window, f"overlay-{match}")
     board = window.execute_script("""
         const boxes = [...document.body.children].filter((e) => e.getClientRects().length)
@@ -468,3 +548,33 @@ def test_a_board_that_loses_the_server_says_so_and_comes_back(window, tmp_path, 
         showing(window, "#p1 .points", "988", wait=RECONNECT_WAIT)
         showing(window, "#offline", "")
         assert "offline" not in window.find_element(By.TAG_NAME, "body").get_attribute("class")
+
+
+@pytest.mark.parametrize("match", [1, 6])
+def test_the_panel_fits_a_phone_and_offers_what_the_rules_take(window, hall, match):
+    url, _ = hall
+    controls = api_state(window, url, match)["controls"]
+    window.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    window.get(f"{url}/referee/{match}")
+    showing(window, "#s0 .name", A)
+    press(window, "score")  # the score in the log: both long surnames on one line
+    showing(window, "#said li:first-child", rf"(?s){A} \d+, {B} \d+\n.+")
+    kinds = window.execute_script("""
+        const buttons = [...document.querySelectorAll("button[data-kind]")];
+        const kinds = (list) => list.map((button) => button.dataset.kind);
+        return [kinds(buttons), kinds(buttons.filter((b) => b.getClientRects().length))];
+    """)
+    every, offered = map(set, kinds)
+    assert offered == every & set(controls)  # the buttons of the commands the rules take
+    if match == 6:  # three-cushion: no zones, no LIBRES
+        assert {"point", "miss", "undo"} <= offered and not offered & {"libres", "entrees"}
+    laid = window.execute_script("""
+        const buttons = [...document.querySelectorAll("button")]
+          .filter((button) => button.getClientRects().length)
+          .map((button) => button.getBoundingClientRect());
+        return { width: document.scrollingElement.scrollWidth,
+                 outside: buttons.filter((b) => b.left < 0 || b.right > innerWidth).length };
+    """)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    window.save_screenshot(str(SHOTS / f"panel-{match}-390.png"))
+    assert laid == {"width": PHONE["width"], "outside": 0}

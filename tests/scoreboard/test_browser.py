@@ -38,7 +38,11 @@ def test_the_panel_s_buttons_move_the_board(browser, tmp_path):
         text_of(browser, "#heard", "φωνή: καμία ένδειξη")  # no voice loop has run
         for _ in range(5):
             press(browser, "point")
-        press(browser, "respot")  # refused: no TOUCHENT, so nothing is recorded
+        respot = browser.find_element(By.CSS_SELECTOR, 'button[data-kind="respot"]')
+        assert not respot.is_displayed()  # not offered: no TOUCHENT to re-spot after
+        phrase = browser.find_element(By.CSS_SELECTOR, "#phrase input")
+        phrase.send_keys("στήσιμο")  # said all the same: refused, so nothing is recorded
+        phrase.submit()
         text_of(browser, "#said li:first-child",
                 "στήσιμο μόνο μετά από TOUCHENT\nστήσιμο μόνο μετά από τούς")
         press(browser, "entrees")

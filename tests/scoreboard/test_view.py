@@ -160,3 +160,33 @@ def test_a_view_catches_up_one_event_at_a_time(record):
     assert view.catch_up(record) and view.current.seq == 1 and view.state["run"] == 1
     assert not view.catch_up(record)
     assert '"now":"12:00"}' in view.current.text("12:00")
+
+
+def controls(state):
+    return set(state["controls"])
+
+
+ZONES = {"point_out", "point_entrees", "entrees", "out", "a_cheval", "libres"}
+ANCHORS = {"point_out_anchor", "point_entrees_anchor", "entrees_anchor", "a_cheval_anchor"}
+PLAY = {"point", "miss", "foul", "touchent", "fault_six", "ball_off", "break", "undo", "score"}
+
+
+@pytest.mark.parametrize(("discipline", "offered"), [
+    ("libre", PLAY | ZONES),
+    ("cadre-47-2", PLAY | ZONES | ANCHORS),
+    ("one-cushion", PLAY),
+    ("three-cushion", PLAY),  # no LIBRES, no zones: the cushion games have none
+])
+def test_the_panel_is_offered_what_the_discipline_allows(record, discipline, offered):
+    assert controls(played(record, "πόντος", discipline=discipline)) == offered
+
+
+def test_the_panel_is_offered_what_the_moment_allows(record):
+    first = controls(played(record, discipline="three-cushion"))
+    assert {"starts", "warm_up"} <= first and "undo" not in first  # before the first stroke
+    assert controls(played(record, "πόντος", "διάλειμμα")) == {"break_end", "undo", "score"}
+    assert "break" not in controls(played(record, "διάλειμμα", "τέλος διαλείμματος"))
+    assert "respot" in controls(played(record, "τους", discipline="three-cushion"))
+    assert controls(played(record, "πόντος", "άστοχο", distance=1)) == {"undo", "score"}  # won
+    waiting = played(record, "πόντος", "πόντος", distance=1)  # a tie: who starts?
+    assert controls(waiting) == {"starts", "undo", "score"}

@@ -64,6 +64,9 @@ def text_of(browser: Any, selector: str, expected: str, poll: float = 0.1) -> No
 
 
 def press(browser: Any, kind: str) -> None:
-    """Tap a panel button once it is enabled again (the panel disables them mid-request)."""
+    """Tap a panel button once it is enabled again (the panel disables them mid-request),
+    scrolled to the middle of the screen, clear of the panel's sticky score."""
     button = (By.CSS_SELECTOR, f'button[data-kind="{kind}"]')
-    WebDriverWait(browser, WAIT).until(shown.element_to_be_clickable(button)).click()
+    element = WebDriverWait(browser, WAIT).until(shown.element_to_be_clickable(button))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()

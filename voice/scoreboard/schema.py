@@ -15,8 +15,9 @@ Ball = Literal["white", "yellow", "red"]
 # Every command the referee may give; TICK is the break clock's, never a person's, and the
 # protocol's corrections have their own route (`CorrectionIn`).
 NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING, Kind.DELETE_INNING})
+CONTROLS = tuple(kind for kind in Kind if kind not in NOT_CONTROLS)
 Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
-    "Control", {kind.name: kind.value for kind in Kind if kind not in NOT_CONTROLS}
+    "Control", {kind.name: kind.value for kind in CONTROLS}
 )
 
 
@@ -93,6 +94,10 @@ class Board(BaseModel):
     extension: int = Field(description="0 in the match proper, then 1, 2 … (Article 4)")
     single_stroke: bool
     players: list[Player]
+    controls: list[Control] = Field(
+        description="the commands the rules take now, by the discipline and the moment (a "
+        "break, the wait for who starts …): the control panel offers these alone"
+    )
     turn: str | None = Field(description="the surname of the player at the table")
     run: int = Field(description="the points of the current run")
     zones: list[str]

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from phrases.bank import Channel, bank
+from rules.allowed import allowed
 from rules.announcement import Announcement, Code
 from rules.command import Kind
 from rules.match import BREAK_SECONDS
@@ -19,6 +20,7 @@ from rules.summary import summary
 from voice.match_record.database import RecordedEvent
 from voice.match_record.liveness import Heartbeat
 from voice.match_record.reading import Reader
+from voice.scoreboard.schema import CONTROLS
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
@@ -148,7 +150,8 @@ class View:
 
     def board(self) -> dict[str, Any]:
         """The board as of the newest event taken: the match's summary with each player's
-        reminder, the latest zone call, the balls off the table and the break's start."""
+        reminder, the commands the panel offers, the latest zone call, the balls off the table
+        and the break's start."""
         shown = self._shown[-1]
         state = summary(self.match)
         for player, reminder in zip(state["players"], shown.reminders, strict=True):
@@ -159,6 +162,7 @@ class View:
             "match": self.match_id,
             "seq": self.seq,
             **state,
+            "controls": [kind.value for kind in allowed(self.match, CONTROLS)],
             "call": [self._spoken(a) for a in shown.call],
             "balls_off": None if off is None else {
                 **self._spoken(off, ("text", "display")),

@@ -27,9 +27,12 @@ function heard() {
 function render(state, offset) {
   shown = [state, offset];
   heard();
-  const zones = state.discipline === "libre" || state.discipline.startsWith("cadre");
-  document.body.classList.toggle("no-zones", !zones);
-  document.body.classList.toggle("no-anchors", !state.discipline.startsWith("cadre"));
+  // Only what the rules take now, by the discipline and the moment (the server's `controls`).
+  const offered = new Set(state.controls);
+  document.querySelectorAll("button[data-kind]").forEach((button) => {
+    button.hidden = !offered.has(button.dataset.kind);
+  });
+  $("off").hidden = !offered.has("ball_off");
   state.players.forEach((player, index) => {
     const side = $(`s${index}`);
     side.classList.toggle("at-table", state.turn === player.surname);
@@ -40,7 +43,7 @@ function render(state, offset) {
     : state.break ? `διάλειμμα: ${state.break}`
     : state.turn ? `σειρά: ${state.turn} · σειρά πόντων ${state.run}` : "ποιος ξεκινά;";
   const starts = $("starts");
-  starts.hidden = state.turn !== null || state.winner !== null;
+  starts.hidden = !offered.has("starts");
   starts.replaceChildren(...state.players.map((player) => {
     const button = document.createElement("button");
     button.textContent = `ξεκινά ${player.surname}`;
