@@ -1,7 +1,8 @@
 """The hall board on real screens (headless Chromium): every text box inside its box and the
 screen, none over another, at 16:9, 4:3, 5:4, portrait and as a stream's overlay; statistics
-large enough to read from afar and no wide empty band; the offline state and the reconnection;
-names refitted when the window changes size; the referee's panel on a phone.
+large enough to read from afar, each player's last innings and no wide empty band; the offline
+state and the reconnection; names refitted when the window changes size; the referee's panel on
+a phone.
 
 Screenshots go to test-artifacts/board/ (look at them: they must read as a hall scoreboard).
 """
@@ -39,6 +40,9 @@ SHOTS = ARTIFACTS / "board"
 # The statistics' figures drawn at least this high, as a fraction of the screen's height (the
 # portrait's: as tall as before the hall screens' were raised to 4 %).
 STATISTICS = {"16x9": 0.04, "4x3": 0.04, "5x4": 0.04, "portrait": 0.025}
+# The last innings' figures: a secondary line, as the standing's, not a statistic; a long one
+# is shrunk to fit its card, never below this.
+LAST_INNINGS_HEIGHT = 0.015
 EMPTY_BAND = 0.09  # the tallest band across the screen that nothing shown crosses
 RECONNECT_WAIT = 20  # seconds: the board's retries back off up to 15 s apart
 
@@ -252,11 +256,11 @@ const height = innerHeight;
 const shown = (selector) => [...document.querySelectorAll(selector)]
   .filter((element) => element.getClientRects().length);
 const pen = document.createElement("canvas").getContext("2d");
-const figures = shown(".stats dd").map((element) => {
+const drawn = (selector) => shown(selector).map((element) => {
   const style = getComputedStyle(element);
   pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-  const drawn = pen.measureText(element.textContent.replace(/[^0-9]/g, "") || "0");
-  return (drawn.actualBoundingBoxAscent + drawn.actualBoundingBoxDescent) / height;
+  const digits = pen.measureText(element.textContent.replace(/[^0-9]/g, "") || "0");
+  return (digits.actualBoundingBoxAscent + digits.actualBoundingBoxDescent) / height;
 });
 const covered = new Uint8Array(height);
 const cover = (box) => {
@@ -278,17 +282,23 @@ for (const row of covered) {
   run = row ? 0 : run + 1;
   band = Math.max(band, run);
 }
-return { statistics: Math.min(...figures), band: band / height };
+return {
+  statistics: Math.min(...drawn(".stats dd")),
+  last_innings: Math.min(...drawn(".last-innings .figures")),
+  band: band / height,
+};
 """
 
 
 def assert_read_from_afar(browser, screen: str, shot: str) -> None:
-    """The statistics tall enough for the screen, and no wide empty band across it (printed,
-    as docs/scoreboard.md quotes them)."""
+    """The statistics tall enough for the screen, the last innings readable, and no wide empty
+    band across it (printed, as docs/scoreboard.md quotes them)."""
     measured = browser.execute_script(MEASURES)
     print(f"\n{shot}: statistics {measured['statistics']:.2%} of the height, "
+          f"last innings {measured['last_innings']:.2%}, "
           f"tallest empty band {measured['band']:.2%}")
     assert measured["statistics"] >= STATISTICS[screen], measured
+    assert measured["last_innings"] >= LAST_INNINGS_HEIGHT, measured
     assert measured["band"] <= EMPTY_BAND, measured
 
 
@@ -308,6 +318,13 @@ def api_state(browser, url: str, match: int) -> dict:
     """The board's JSON for `match`, as the server gives it."""
     browser.get(f"{url}/api/matches/{match}")
     return json.loads(browser.find_element(By.TAG_NAME, "body").text)
+
+
+def last_innings(browser, *players: list[int]) -> None:
+    """Wait until each player's card lists these innings' points after «ΤΕΛΕΥΤΑΙΕΣ»."""
+    for index, points in enumerate(players):
+        figures = " · ".join(map(str, points))
+        showing(browser, f"#p{index} .last-innings", rf"ΤΕΛΕΥΤΑΙΕΣ\s{figures}" if points else "")
 
 
 def rect(browser, selector: str) -> dict:
@@ -334,6 +351,7 @@ def test_a_live_match_fits_every_hall_screen(window, hall, screen):
     showing(window, "#call .written", "ENTRÉES")
     showing(window, "#banner", rf"ΔΙΑΛΕΙΜΜΑ · {A.upper()} · \d:\d\d")
     showing(window, "#game", "ΕΛΕΥΘΕΡΟ · 1255")
+    last_innings(window, [100] * 5, [89, 89, 89, 89, 97])  # of 12 and 11: the last five
     terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, "#p0 dt")]
     assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
     assert_laid_out(window, f"live-{screen}", screen)
@@ -356,6 +374,7 @@ def test_an_extension_and_balls_off_the_table_fit_every_hall_screen(window, hall
     showing(window, "#phase", "ΠΑΡΑΤΑΣΗ 2 · ΕΩΣ 1200 · ΜΙΑ ΣΤΕΚΙΑ")
     showing(window, "#game", "ΤΡΙΣΠΟΝΤΕΣ · 1000")
     showing(window, "#p0 .points", "1101")
+    last_innings(window, [1000, 100, 1], [1000, 100, 0])  # the extensions' innings after
     showing(window, "#off .off-title", "ΕΚΤΟΣ ΤΡΑΠΕΖΙΟΥ")
     lines = window.find_elements(By.CSS_SELECTOR, "#off .off-line")
     assert [line.get_attribute("data-ball") for line in lines] == ["red", "white"]
@@ -387,6 +406,7 @@ def test_sets_each_distance_the_shot_clock_the_table_and_the_referee_fit_every_s
     showing(window, "#p1 .points", "10")
     showing(window, "#p0 .goal", "ΕΩΣ 30 · ΜΕΝΟΥΝ 27")  # each his own distance
     showing(window, "#p1 .goal", "ΕΩΣ 25 · ΜΕΝΟΥΝ 15")
+    last_innings(window, [30], [0, 10])  # over the sets; A's inning in play is his run
     showing(window, "#shot", r"[1-4]?\d")
     # The shot clock is the footer's largest type, read from the table.
     assert font_px(window, "#shot") > 1.5 * font_px(window, "#phase")
@@ -414,6 +434,7 @@ def test_with_nothing_called_the_cards_take_the_footer_s_room(window, hall, scre
     url, _ = hall
     board_on(window, url, 6, screen)
     showing(window, "#p1 .average", "2,000")  # three-cushion: nothing called, no notice
+    last_innings(window, [3], [2])
     assert not window.find_element(By.TAG_NAME, "footer").is_displayed()
     assert_laid_out(window, f"three-cushion-{screen}", screen)
 
@@ -434,6 +455,7 @@ def test_the_board_names_games_and_figures_as_the_regulation_does(window, hall):
     window.get(f"{url}/board/3")
     showing(window, "#game", "ΣΠΟΝΤΑ · 50")
     showing(window, "#p0 .run", "ΣΕΡΙ 0")
+    last_innings(window, [], [])  # no inning finished: no line
     terms = [e.text for e in window.find_elements(By.CSS_SELECTOR, "#p1 dt")]
     assert terms == ["ΠΡΟΣΠΑΘΕΙΕΣ", "Μ.Ο.", "ΜΕΓ. ΣΕΡΙ"]
 

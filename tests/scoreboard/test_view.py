@@ -1,5 +1,5 @@
-"""The scoreboard's view of a record, advanced per event: calls, reminders, balls off the table
-and the break start."""
+"""The scoreboard's view of a record, advanced per event: calls, reminders, the last innings,
+balls off the table and the break start."""
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +11,7 @@ from rules.state import Setup, new_match
 from tests.support.match import PLAYERS, A, B
 from voice.match_record.database import Record, RecordedEvent
 from voice.match_record.ledger import Ledger
+from voice.scoreboard.schema import LAST_INNINGS
 from voice.scoreboard.view import View
 
 KINDS = [Kind.POINT, Kind.MISS, Kind.ENTREES, Kind.OUT, Kind.BREAK, Kind.BREAK_END, Kind.UNDO]
@@ -75,6 +76,30 @@ def test_the_board_carries_the_summary_and_the_record_position(record):
     assert state["match"] == 1 and state["seq"] == 3
     assert [p["points"] for p in state["players"]] == [2, 0]
     assert state["turn"] == B and state["run"] == 0 and state["winner"] is None
+
+
+def last_innings(state):
+    return [p["last_innings"] for p in state["players"]]
+
+
+def test_each_player_s_last_finished_innings_are_listed_the_latest_last(record):
+    state = played(record, "πόντος", "πόντος", "άστοχο", "άστοχο", "πόντος")
+    assert last_innings(state) == [[2], [0]]  # A's inning being played (its run: 1) is not
+    assert last_innings(played(record)) == [[], []]
+
+
+def test_the_last_innings_are_bounded_however_long_the_match(record):
+    scored = [inning % 4 for inning in range(12)]  # A's innings; B misses each of his
+    rounds = [["πόντος"] * points + ["άστοχο", "άστοχο"] for points in scored]
+    state = played(record, *[text for inning in rounds for text in inning], distance=500)
+    assert len(scored) > LAST_INNINGS
+    assert last_innings(state) == [scored[-LAST_INNINGS:], [0] * LAST_INNINGS]
+
+
+def test_undo_takes_an_inning_back_off_the_last_innings(record):
+    state = played(record, "πόντος", "άστοχο", "πόντος", "πόντος", "άστοχο", "διόρθωση")
+    assert last_innings(state) == [[1], []] and state["run"] == 2  # B's inning is his again
+    assert last_innings(played(record, "πόντος", "άστοχο", "διόρθωση")) == [[], []]
 
 
 def test_the_call_is_what_the_pa_said_of_the_balls_at_the_latest_stroke(record):

@@ -1,10 +1,11 @@
 """The board's view of the competition formats: innings left, each one's distance, the
-warm-up clock and a draw."""
+warm-up clock, a draw, and the last innings across an extension, sets and a correction."""
 
 import pytest
 
+from rules.command import Command, Kind
 from rules.state import OnTie, Setup
-from tests.support.match import PLAYERS, A
+from tests.support.match import PLAYERS, A, B
 from voice.match_record.database import Record
 from voice.match_record.ledger import Ledger
 from voice.scoreboard.view import View
@@ -63,3 +64,29 @@ def test_the_board_times_the_shot_from_its_recorded_start_with_a_period_per_time
                                                                  "Ιωάννου")
     assert played(record, Setup("three-cushion", 20, PLAYERS), "πόντος")["shot_clock"] is None
     assert played(record, setup, "πόντος", "διάλειμμα")["shot_clock"] is None  # it stops
+
+
+def last_innings(state):
+    return [p["last_innings"] for p in state["players"]]
+
+
+def test_the_last_innings_run_on_into_an_extension(record):
+    tie = ["πόντος"] * 4  # both reach 2 in one inning each: an extension to 3
+    state = played(record, Setup("libre", 2, PLAYERS), *tie, f"ξεκινά {B}", "πόντος")
+    assert state["extension"] == 1
+    assert last_innings(state) == [[2], [2, 1]]  # B's extension inning after his first
+
+
+def test_the_last_innings_run_on_from_set_to_set(record):
+    setup = Setup("libre", 2, PLAYERS, sets=3)
+    state = played(record, setup, "πόντος", "πόντος", "άστοχο", "άστοχο", "πόντος")
+    assert state["sets_won"] == [1, 0]  # B broke set 2 and missed; A is at the table
+    assert last_innings(state) == [[2], [0, 0]]
+
+
+def test_a_corrected_inning_is_listed_as_corrected(record):
+    ledger = Ledger(record, record.create_match(Setup("libre", 20, PLAYERS)))
+    for text in ["πόντος", "άστοχο", "άστοχο", "πόντος", "πόντος", "άστοχο"]:
+        ledger.hear(text)
+    ledger.command(Command(Kind.CORRECT, player=A, inning=1, points=4))
+    assert last_innings(View.load(record, ledger.match_id).state) == [[4, 2], [0]]

@@ -16,6 +16,7 @@ Ball = Literal["white", "yellow", "red"]
 # protocol's corrections have their own route (`CorrectionIn`).
 NOT_CONTROLS = frozenset({Kind.TICK, Kind.CORRECT, Kind.INSERT_INNING, Kind.DELETE_INNING})
 CONTROLS = tuple(kind for kind in Kind if kind not in NOT_CONTROLS)
+LAST_INNINGS = 5  # the finished innings each player's line on the board lists
 Control = StrEnum(  # type: ignore[misc]  # built from Kind: mypy cannot list the members
     "Control", {kind.name: kind.value for kind in CONTROLS}
 )
@@ -48,6 +49,12 @@ class Player(BaseModel):
     target: int = Field(description="the total he plays to (more in an extension)")
     innings_left: int | None = Field(
         description="innings still to play under the limit, the current one included"
+    )
+    last_innings: list[int] = Field(
+        max_length=LAST_INNINGS,
+        description=f"the points of his last {LAST_INNINGS} finished innings over the whole "
+        "match (sets and extensions too), the latest last; the inning being played is not "
+        "among them (its points are `run`)",
     )
 
 

@@ -1,6 +1,6 @@
 """The hall scoreboard's view of a recorded match, advanced one recorded event at a time: its
-summary, the latest calls, balls off the table, the reminders, the break's and the shot's
-start, as JSON."""
+summary with each player's last innings, the latest calls, balls off the table, the reminders,
+the break's and the shot's start, as JSON."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rules.summary import summary
 from voice.match_record.database import RecordedEvent
 from voice.match_record.liveness import Heartbeat
 from voice.match_record.reading import Reader
-from voice.scoreboard.schema import CONTROLS
+from voice.scoreboard.schema import CONTROLS, LAST_INNINGS
 from voice.session import Session
 
 CALLS = frozenset({"entrees", "dedans", "restees_dedans", "a_cheval", "touchent"})
@@ -150,13 +150,15 @@ class View:
 
     def board(self) -> dict[str, Any]:
         """The board as of the newest event taken: the match's summary with each player's
-        reminder, the commands the panel offers, the latest zone call, the balls off the table
-        and the break's start."""
+        reminder and last innings, the commands the panel offers, the latest zone call, the
+        balls off the table and the break's start."""
         shown = self._shown[-1]
         state = summary(self.match)
-        for player, reminder in zip(state["players"], shown.reminders, strict=True):
+        players = zip(state["players"], self.match.players, shown.reminders, strict=True)
+        for player, played, reminder in players:
             player["reminder"] = None if reminder is None else self._spoken(reminder)
             del player["innings_points"]  # the protocol's: it grows with the match
+            player["last_innings"] = list(played.innings_points[-LAST_INNINGS:])
         off = shown.balls_off
         return {
             "match": self.match_id,

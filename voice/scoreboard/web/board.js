@@ -45,6 +45,8 @@ function render(state, serverOffset) {
     // Truncated by the server (rules/statistics.py); the Greek decimal comma here.
     side.querySelector(".average").textContent = player.average.toFixed(3).replace(".", ",");
     side.querySelector(".highest").textContent = player.highest_run;
+    // His last finished innings, the latest last: the one being played is his run (ΣΕΡΙ).
+    side.querySelector(".last-innings .figures").textContent = player.last_innings.join(" · ");
   });
   $("call").replaceChildren(...state.call.filter((call) => call.code !== OFF).map(term));
   ballsOff(state);
@@ -132,12 +134,15 @@ export function fit(element) {
   element.style.fontSize = `${low}px`;
 }
 
-// Fit every text that has a box to fit; both scores take the smaller of their two sizes.
+// Fit every text that has a box to fit; both scores, and both lines of last innings, take
+// the smaller of their two sizes.
 function refit() {
   document.querySelectorAll(".fit").forEach(fit);
-  const points = [...document.querySelectorAll(".points")];
-  const size = Math.min(...points.map((p) => parseFloat(getComputedStyle(p).fontSize)));
-  points.forEach((p) => { p.style.fontSize = `${size}px`; });
+  for (const selector of [".points", ".last-innings"]) {
+    const pair = [...document.querySelectorAll(selector)];
+    const size = Math.min(...pair.map((e) => parseFloat(getComputedStyle(e).fontSize)));
+    pair.forEach((e) => { e.style.fontSize = `${size}px`; });
+  }
 }
 
 function tick() {
