@@ -13,8 +13,9 @@ NOT_PLAY = frozenset({Kind.WARM_UP, Kind.WARM_UP_END, Kind.TICK})
 
 
 def played(match: Match) -> bool:
-    """Whether anything but the warm-up and its clock has been recorded."""
-    return any(command.kind not in NOT_PLAY for command in match.history)
+    """Whether anything but the warm-up and its clock has been recorded (looked for from the
+    newest: once play has begun, the first entry looked at is play)."""
+    return any(entry.command.kind not in NOT_PLAY for entry in match.history.entries())
 
 
 def start(match: Match, player: int | None) -> Result:
