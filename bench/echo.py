@@ -178,7 +178,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
             continue
         if guard.echoed(heard.phrase, heard.command, clock[0]) is not None:
             tally.guarded += 1
-        elif canceller is not None and canceller.level.masks(heard.seconds):
+        elif canceller is not None and canceller.masks(heard.seconds):
             tally.asked += heard.command is not None  # the residue alone: nothing said
         elif heard.command is None:
             tally.not_understood += 1

@@ -168,6 +168,22 @@ def test_a_command_said_over_an_announcement_is_taken(tmp_path, korean_model, so
     assert on_pa[1].started <= said_at <= on_pa[1].ended  # over the second announcement
 
 
+def test_a_pa_the_microphone_does_not_hear_masks_no_phrase():
+    # 2 s of quiet, then 1 s of the PA heard 60 dB down, the referee over its last 0.8 s: his
+    # voice is in every block the echo's gain was measured from, but the PA is not heard.
+    rng = np.random.default_rng(5)
+    far = rng.normal(0, 0.1, TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, int(3.3 * TARGET_RATE))
+    mic[2 * TARGET_RATE : 3 * TARGET_RATE] += far * 10 ** (-60 / 20)
+    mic[int(2.2 * TARGET_RATE) : 3 * TARGET_RATE] += rng.normal(0, 0.1, int(0.8 * TARGET_RATE))
+    played, clock = PlayedSound(), [0.0]
+    played.add(far, TARGET_RATE, at=3.0)  # the stream's 2 s (its clock starts at 1.0)
+    canceller = EchoCanceller(played, captured=lambda: clock[0])
+    cleaned(canceller, mic, clock)
+    assert canceller.level.masks(1.1)  # by the level alone, he would be asked again
+    assert not canceller.audibility.heard and not canceller.masks(1.1)
+
+
 def primed(echo_db: float | None) -> EchoCanceller:
     """A canceller that has heard 3 s of the PA at `echo_db` in the microphone (None: 3 s of
     quiet with the PA silent), the clock at the end of it."""

@@ -154,6 +154,11 @@ class EchoCanceller:
         self.level.note(near, reference)
         return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
 
+    def masks(self, seconds: float) -> bool:
+        """Whether the phrase in the last `seconds` may be the PA's echo alone: the PA is heard
+        in the microphone, and the phrase is no louder than the echo its sound predicts."""
+        return self.audibility.heard and self.level.masks(seconds)
+
     def _start(self, seconds: float) -> float:
         """When the chunk of `seconds` that ends now began, on the microphone's clock."""
         stamp = self.captured()

@@ -108,7 +108,7 @@ class LiveLoop:
             self.log(Line(N_("not taken: «{phrase}» is the PA's echo of «{echo}»"),
                           phrase=heard.phrase, echo=echoed.text).shown())
             return
-        if self.canceller is not None and self.canceller.level.masks(heard.seconds):
+        if self.canceller is not None and self.canceller.masks(heard.seconds):
             self.log(Line(N_("not taken: «{phrase}» was no louder than the PA's echo"),
                           phrase=heard.phrase).shown())
             if heard.command is not None:  # maybe the referee's: he is asked to say it again
