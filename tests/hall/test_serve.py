@@ -11,9 +11,11 @@ import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import visibility_of_element_located
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.hall.helpers import hall_served, held, new_match, play, recorded, wait_for
-from tests.support.browser import SCREEN, needs_chromium, opened, text_of
+from tests.support.browser import SCREEN, WAIT, needs_chromium, opened, text_of
 from voice.hall.outbox import Outbox
 from voice.hall.reader import HallRecord
 from voice.hall.target import Target
@@ -52,7 +54,9 @@ def test_the_hall_shows_every_table_live_and_leaves_control_to_the_table(
     with hall_served(hall_url, postgres.password) as url:
         opened(browser, f"{url}/", SCREEN)
         for number, (name, path) in enumerate(tables.items(), 1):  # pushed in this order
-            text_of(browser, f"#match-{number} .where", f"τραπέζι {name} · Academy")
+            text_of(browser, f"#match-{number} .where", f"Academy · ΤΡΑΠΕΖΙ {name}")
+            note = (By.CSS_SELECTOR, f"#match-{number} .control-note")  # no panel here
+            WebDriverWait(browser, WAIT).until(visibility_of_element_located(note))
             text_of(browser, f"#match-{number} .p0 .points", points(path)[0])
             text_of(browser, f"#match-{number} .p1 .points", points(path)[1])
             link = browser.find_element(By.CSS_SELECTOR, f"#match-{number} .overlay-link")

@@ -119,10 +119,11 @@ def test_the_overview_lists_the_matches_live_and_gives_the_token_holder_the_pane
 ):
     db = new_record(tmp_path / "m.sqlite3")
     with Record.open(db) as record:
-        record.create_match(Setup("three-cushion", 15, PLAYERS))
+        record.create_match(Setup("three-cushion", 15, PLAYERS, hall="Academy", table="3"))
     with serving(db, "--token", TOKEN) as url:
         opened(browser, f"{url}/", SCREEN)
         text_of(browser, "#match-1 .p0 .points", "0")
+        text_of(browser, "#match-2 .where", "Academy · ΤΡΑΠΕΖΙ 3")  # where the set-up says
         text_of(browser, "#match-2 .game", "2 · ΤΡΙΣΠΟΝΤΕΣ · 15")
         assert not browser.find_element(By.CSS_SELECTOR, "#match-1 .panel").is_displayed()
         with Record.open(db) as record:  # the voice loop of table 1
@@ -140,6 +141,8 @@ def test_the_overview_lists_the_matches_live_and_gives_the_token_holder_the_pane
         assert code.size["width"] >= 100 and code.size["width"] == code.size["height"]
         link = browser.find_element(By.CSS_SELECTOR, "#match-2 .panel-link").get_attribute("href")
         assert link == f"{url}/referee/2#token={TOKEN}"
+        # the panel is here: not the hall's «control at the table»
+        assert not browser.find_element(By.CSS_SELECTOR, "#match-2 .control-note").is_displayed()
         ARTIFACTS.mkdir(exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / "overview.png"))
 

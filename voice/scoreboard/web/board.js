@@ -1,7 +1,7 @@
 // The public scoreboard: renders each state the server pushes; the break clock runs here.
 // `?overlay=1` turns the page into a stream's lower third (board.css: body.overlay).
 import { clock, countdown, follow, liveness, matchNumber } from "./feed.js";
-import { GAMES } from "./games.js";
+import { GAMES, place } from "./games.js";
 
 const OFF = "ball_off_table";  // the PA's call for balls off the table, drawn on its own
 const $ = (id) => document.getElementById(id);
@@ -17,9 +17,7 @@ function render(state, serverOffset) {
   const sets = state.sets !== null;
   $("game").textContent = [GAMES[state.discipline] ?? state.discipline, state.distance,
     ...(sets ? [`${state.sets} ΣΕΤ`] : [])].join(" · ");
-  // A bare number is a table's number; any other name is said as the hall gave it.
-  const table = /^\d+$/.test(state.table ?? "") ? `ΤΡΑΠΕΖΙ ${state.table}` : state.table;
-  $("where").textContent = [state.hall, table, state.referee && `ΔΙΑΙΤΗΤΗΣ ${state.referee}`]
+  $("where").textContent = [place(state), state.referee && `ΔΙΑΙΤΗΤΗΣ ${state.referee}`]
     .filter(Boolean).join(" · ");
   // In sets the score is the set's: each one's points, and his total to play to, in the set.
   const scores = state.players.map((p) => (sets ? p.set_points : p.points));

@@ -3,7 +3,7 @@
 // hall's PostgreSQL, every table's matches, each with its table and overlay, controlled at
 // the table: no panels.
 import { follow } from "./feed.js";
-import { GAMES } from "./games.js";
+import { GAMES, place } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "referee-token";  // the panel keeps the token under the same name
@@ -30,9 +30,9 @@ function render(item, state) {
     : state.break ? `διάλειμμα: ${state.break}`
     : state.turn ? `στο τραπέζι: ${state.turn}` : "δεν ξεκίνησε";
   item.classList.toggle("finished", state.winner !== null);
-  if (state.table != null) {  // the hall's: where it is played
-    item.querySelector(".where").textContent =
-      [`τραπέζι ${state.table}`, state.hall].filter(Boolean).join(" · ");
+  const where = place(state);
+  if (where) {
+    item.querySelector(".where").textContent = where;
     item.querySelector(".place").hidden = false;
   }
 }
@@ -63,7 +63,10 @@ async function showPanels() {
     if (token) $("note").textContent = "λάθος κωδικός διαιτητή";
     return;
   }
-  if (response.status === 404) $("token").hidden = true;  // the hall's: control at each table
+  if (response.status === 404) {  // the hall's: control at each table
+    $("token").hidden = true;
+    document.querySelectorAll(".control-note").forEach((note) => { note.hidden = false; });
+  }
   if (!response.ok) return;
   $("token").hidden = true;
   $("local").hidden = !LOOPBACK.test(location.host);
