@@ -157,8 +157,10 @@ class View:
         players = zip(state["players"], self.match.players, shown.reminders, strict=True)
         for player, played, reminder in players:
             player["reminder"] = None if reminder is None else self._spoken(reminder)
-            del player["innings_points"]  # the protocol's: it grows with the match
-            player["last_innings"] = list(played.innings_points[-LAST_INNINGS:])
+            # The summary's list of innings grows with the match (the protocol's): the board
+            # keeps the last finished ones, the inning in play (the list's last, if his) left out.
+            done = player.pop("innings_points")[: len(played.innings_points)]
+            player["last_innings"] = done[-LAST_INNINGS:]
         off = shown.balls_off
         return {
             "match": self.match_id,
