@@ -6,9 +6,11 @@ speaking rates); a hall (tests/support/hall.py) brings them to the microphone 20
 reverberant, at each level against the referee's voice. The referee's phrases (espeak-ng's
 Korean, standing for Greek through a phrase table, as in the tests) overlap an announcement,
 follow it, or are not said at all (the PA alone). The real vosk model (the Korean test model)
-hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in both
-columns (it is the second line), the canceller and the double-talk check that uses its
-measurements (a phrase no louder than the predicted echo is asked again) in one.
+hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in every
+column (it is the second line), the canceller and the double-talk check that uses its
+measurements (a phrase no louder than the predicted echo is asked again) in the others; the
+«known» column starts each session with the echo gain the same hall's previous session learned
+(three times as long), as `run` does with the echo kept for its devices.
 
     .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -150,11 +152,13 @@ class Speex:
 
 
 ENGINES = {"aec3": lambda: None, "speex": lambda: Speex(300)}  # None: the canceller's own
+KNOWN = " known"  # a column's name: the engine, starting with the echo gain of a session before
 
 
-def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
-    """Feed the stream to a listener (after the canceller with `engine`, unless "none") and
-    score what it takes."""
+def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
+         known: float | None = None) -> float | None:
+    """Feed the stream to a listener (after the canceller with `engine`, unless "none", knowing
+    the hall's echo gain if `known`) and score what it takes; the gain the canceller learned."""
     vocabulary = Vocabulary(PLAYERS, discipline("libre"))
     listener = Listener(model, vocabulary, table=TABLE)
     guard = EchoGuard(lambda: stream.played, vocabulary.parse, ECHO_MS,
@@ -163,7 +167,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
     for at, sound in stream.pa:
         played.add(sound, TARGET_RATE, at)
     canceller = None if engine == "none" else EchoCanceller(
-        played, captured=lambda: clock[0], engine=ENGINES[engine]())
+        played, captured=lambda: clock[0], engine=ENGINES[engine.removesuffix(KNOWN)](),
+        known_gain=known)
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
     for offset in range(0, len(pcm), step):
@@ -197,6 +202,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally) -> None:
             tally.wrong.append(f"missed {said.phrase}@{said.started - START:.1f}")
     tally.false += len(taken)
     tally.wrong += [f"{phrase}@{at - START:.1f}" for at, phrase, _ in taken]
+    return None if canceller is None else canceller.level.learned
 
 
 def main() -> None:
@@ -218,8 +224,8 @@ def main() -> None:
         voicing = Voicing(Synthesiser(voice=voice, rate=rate))
         pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE))
                       for u in map(render, ANNOUNCEMENTS)]
-    modes = ["none", *args.engines]
-    names = " / ".join(["none", *args.engines])
+    modes = ["none", *args.engines, *(f"{engine}{KNOWN}" for engine in args.engines)]
+    names = " / ".join(modes)
     print(f"| PA against the referee | false events ({names}) | referee phrases right ({names})"
           f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
           "audio |")
@@ -228,10 +234,14 @@ def main() -> None:
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
         for number, delay in enumerate(DELAYS_MS):
-            stream = build(Hall(delay, level, voice_rms, seed=number), args.rounds, pa_sounds,
-                           referee, seed=number)
-            for mode, tally in tallies.items():
-                hear(model, stream, mode, tally)
+            hall = Hall(delay, level, voice_rms, seed=number)
+            stream = build(hall, args.rounds, pa_sounds, referee, seed=number)
+            before = build(hall, 3 * args.rounds, pa_sounds, referee, seed=number + len(DELAYS_MS))
+            for engine in args.engines:  # the hall's echo as the table's last session left it
+                known = hear(model, before, engine, Tally())
+                hear(model, stream, engine + KNOWN, tallies[engine + KNOWN], known)
+            for mode in ["none", *args.engines]:
+                hear(model, stream, mode, tallies[mode])
         each = tallies.values()
         cpu = ", ".join(f"{m} {1000 * t.cpu / t.seconds:.1f} ms" for m, t in tallies.items()
                         if m != "none")

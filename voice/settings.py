@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_path
+from platformdirs import user_config_path, user_state_path
 
 from rules.errors import RefereeError
 from rules.shot_clock import WARNING_BEFORE
@@ -50,6 +50,12 @@ class Source(StrEnum):
 def default_path() -> Path:
     """The hall's settings file in the user's config directory (platformdirs)."""
     return user_config_path(APP) / "settings.toml"
+
+
+def echoes_path() -> Path:
+    """The PA's echo kept for each pair of devices, in the user's state directory
+    (platformdirs; voice.hearing.echo_memory)."""
+    return user_state_path(APP) / "echoes.json"
 
 
 def greek_voices() -> list[str]:

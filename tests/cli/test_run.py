@@ -3,6 +3,7 @@
 import signal
 import sqlite3
 import time
+from datetime import datetime
 
 import pytest
 
@@ -11,9 +12,11 @@ from rules.state import Setup
 from tests.support.korean import spoken_pcm
 from tests.support.match import PLAYERS
 from tests.support.signals import as_at_a_terminal
+from voice.hearing.echo_memory import Kept, keep
 from voice.hearing.phrase_table import PhraseTable
 from voice.match_record import database
 from voice.match_record.database import Record
+from voice.settings import echoes_path
 
 # Korean words the Korean test model hears from espeak-ng, standing for Greek phrases.
 TABLE = PhraseTable({"엄마": "πόντος", "라디오": "άστοχο"})
@@ -209,3 +212,28 @@ def test_the_devices_are_opened_and_checked_before_the_model_is_loaded(
     assert "check that it is plugged in" in error and "no-model" not in done.err
     with Record.open(tmp_path / "m.sqlite3") as record:
         assert record.matches() == []
+
+
+@pytest.mark.parametrize("kept", ["none", "measured", "malformed"])
+def test_run_starts_with_the_echo_kept_for_its_devices(
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal, kept
+):
+    path = echoes_path()
+    if kept == "measured":
+        keep(path, "USB headset mic", "Hall PA", Kept(10 ** -1.15, datetime(2026, 12, 4, 17)))
+    elif kept == "malformed":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{", encoding="utf-8")
+    sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"])
+    sound_devices.signal_at_end = signal.SIGTERM
+    done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 0 and done.err.endswith("stopped\n"), done.err
+    said = {
+        "none": "the PA's echo in the microphone is not known yet for these devices: it is "
+                "measured as the PA speaks (`referee echo` measures it before the match)",
+        "measured": "the PA's echo in the microphone: -11.5 dB, as measured 2026-12-04 ",
+        "malformed": f"{path} is not a file of kept echoes; delete it, the next session measures "
+                     "the echo again; the echo is measured afresh",
+    }[kept]
+    assert said in done.err

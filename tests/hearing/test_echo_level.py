@@ -68,3 +68,23 @@ def test_the_referee_over_the_first_announcement_is_taken_when_one_block_was_fre
     level = fed(mic, far)
     assert abs(10 * np.log10(level.gain or 1) + 13) < 1  # the free block's gain, not his voice's
     assert not level.masks(1.0)
+
+
+def test_a_known_echo_lets_the_referee_over_the_sessions_first_announcement_be_taken():
+    mic, far = hall(1.5, -13)  # the session's first announcement, his voice over all of it
+    mic += np.random.default_rng(6).normal(0, 0.1, len(mic))  # ~11 dB over its echo
+    assert fed(mic, far).masks(1.5)  # every block measured holds his voice: asked again
+    known = EchoLevel(10 ** (-13 / 10))  # as an earlier session with these devices measured it
+    for start in range(0, len(mic), CHUNK):
+        known.note(pcm(mic[start : start + CHUNK]), pcm(far[start : start + CHUNK]))
+    assert not known.masks(1.5)
+
+
+def test_only_a_gain_measured_over_enough_blocks_is_learned_for_the_next_session():
+    level = fed(*hall(2.0, -13))  # four blocks
+    assert level.gain is not None and level.learned is None
+    level = EchoLevel(10 ** (-3 / 10))  # a known gain is not counted as measured
+    mic, far = hall(4.5, -13)
+    for start in range(0, len(mic), CHUNK):
+        level.note(pcm(mic[start : start + CHUNK]), pcm(far[start : start + CHUNK]))
+    assert level.measured == 9 and abs(10 * np.log10(level.learned or 1) + 13) < 1

@@ -16,6 +16,7 @@ from voice.cli import (
     correct,
     demo,
     devices,
+    echo,
     export,
     listen,
     matches,
@@ -74,7 +75,7 @@ PIPE_CLOSED = 128 + signal.SIGPIPE
 
 COMMANDS = (
     simulate, resume, matches, export, correct, run, listen, devices, model, serve, push, demo,
-    config, calibrate, understand,
+    config, calibrate, echo, understand,
 )
 
 

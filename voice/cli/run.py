@@ -27,6 +27,7 @@ from voice.cli.arguments import (
     settings_from,
     setup_from,
 )
+from voice.cli.echo import kept_for_next, recalled
 from voice.cli.listening import start_listener
 from voice.cli.pushing import add_push_arguments, pushing
 from voice.cli.stopping import on_stop_signal
@@ -83,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
                             "{option}"), option=given[0])
     mic = find_device(settings.mic, "mic", "input")
     played = PlayedSound()  # what the PA plays: the echo canceller's reference
+    pa = find_device(settings.pa, "pa", "output")
     sound_cards = {
-        "pa": devices.DeviceOutput(find_device(settings.pa, "pa", "output"), OUTPUTS[Channel.PA]),
+        "pa": devices.DeviceOutput(pa, OUTPUTS[Channel.PA]),
         "headset": devices.DeviceOutput(find_device(settings.headset, "headset", "output"),
                                         OUTPUTS[Channel.HEADSET]),
     }
@@ -120,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         announcer = Announcer(voicing, outputs)
         echo = EchoGuard(lambda: announcer.on_pa, vocabulary.parse, settings.echo_guard_ms,
                          lag_ms=listener.endpoint_ms or 0)
-        canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
+        canceller = EchoCanceller(played, captured=lambda: microphone.captured_at,
+                                  known_gain=recalled(mic.name, pa.name, log_to_stderr))
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         notice=settings.lost_notice, say_again=settings.say_again,
                         tone=settings.shot_clock_tone,
@@ -135,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 microphone.close()
                 loop.close()
+                kept_for_next(canceller.level, mic.name, pa.name, log_to_stderr)
         sys.stderr.write(_("stopped") + "\n")
     return 0
 

@@ -135,13 +135,13 @@ class EchoCanceller:
     """
 
     def __init__(self, played: PlayedSound, captured: Callable[[], float] = time.monotonic,
-                 engine: Engine | None = None) -> None:
+                 engine: Engine | None = None, known_gain: float | None = None) -> None:
         self.played = played
         self.captured = captured
         self._aec = engine or Aec3(sample_rate=TARGET_RATE)
         self._end: float | None = None  # where the last chunk ended, on the microphone's clock
         self.audibility = Audibility()
-        self.level = EchoLevel()  # how loud the PA's echo in the microphone is
+        self.level = EchoLevel(known_gain)  # how loud the PA's echo in the microphone is
 
     def clean(self, pcm16: bytes) -> bytes:
         """The chunk without the PA's echo."""

@@ -26,12 +26,17 @@ class EchoLevel:
     """Frame energies of the microphone and of what the PA played, on the microphone's clock;
     the echo's gain (microphone over PA energy) learned from blocks the PA sounds through, as
     the median of the latest (the referee's voice over a few of them does not move it); of the
-    first few, the least: his voice over an announcement raises only the blocks it is in."""
+    first few, the least: his voice over an announcement raises only the blocks it is in. A gain
+    `known` from an earlier session counts as one of them, so that first announcement is not
+    judged by blocks that all hold his voice."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: float | None = None) -> None:
         self._mic: deque[float] = deque(maxlen=KEPT_FRAMES)
         self._far: deque[float] = deque(maxlen=KEPT_FRAMES)
         self._gains: deque[float] = deque(maxlen=KEPT_GAINS)
+        if known is not None:
+            self._gains.append(known)
+        self.measured = 0  # blocks measured in this session
         self._block: list[tuple[float, float]] = []  # (microphone, PA) energies of this block
 
     def note(self, near: np.ndarray, far: np.ndarray) -> None:
@@ -53,6 +58,12 @@ class EchoLevel:
         share = 0.5 if len(self._gains) >= FEW_GAINS else 0.0
         return float(np.quantile(list(self._gains), share))
 
+    @property
+    def learned(self) -> float | None:
+        """The gain, once this session has measured enough blocks for it to be kept for the
+        next (a median of its own blocks, not a known gain's and a few of his voice's)."""
+        return self.gain if self.measured >= FEW_GAINS else None
+
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` of the microphone's audio is no louder (by
         MARGIN_DB) than the echo the PA's sound predicts there: then it may be the echo alone."""
@@ -71,6 +82,7 @@ class EchoLevel:
         self._block = []
         if np.mean(far > 0) >= SOUNDING_SHARE:
             self._gains.append(float(mic.sum() / far.sum()))
+            self.measured += 1
 
 
 def frame_energies(samples: np.ndarray) -> list[float]:

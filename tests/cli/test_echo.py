@@ -1,0 +1,73 @@
+"""`referee echo`: the PA's echo in the microphone measured before a match, kept for `run`."""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.support.hall import Hall
+from tests.support.sound import Take
+from voice.cli.echo import kept_for_next
+from voice.hearing.audio import TARGET_RATE
+from voice.hearing.echo_level import EchoLevel
+
+QUIET = np.random.default_rng(0).normal(0, 0.0005, 40 * TARGET_RATE)  # the microphone's noise
+
+
+def kept() -> dict:
+    path = Path(os.environ["XDG_STATE_HOME"]) / "carom-referee" / "echoes.json"
+    return json.loads(path.read_text(encoding="utf-8"))["echoes"]
+
+
+def measured(referee, sound_devices, level_db):
+    """The dB `referee echo` prints for a hall whose PA reaches the microphone at `level_db`
+    against a voice of RMS 0.1."""
+    sound_devices.takes = [Take((QUIET * 32767).astype("<i2").tobytes())]  # a stream each time
+    sound_devices.realtime, sound_devices.hall = True, Hall(60, level_db, 0.1)
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    assert done.code == 0, done.err
+    assert "keep the hall quiet" in done.err
+    found = re.search(r"the PA's echo in the microphone: (-?\d+\.\d) dB against what it plays; "
+                      r"kept for `referee run` with USB headset mic and Hall PA", done.out)
+    assert found, done.out
+    return float(found.group(1))
+
+
+def test_the_echo_measured_follows_the_halls_level_and_is_kept(referee, sound_devices):
+    low = measured(referee, sound_devices, -13)
+    assert kept()["USB headset mic → Hall PA"]["echo_db"] == pytest.approx(low, abs=0.06)
+    high = measured(referee, sound_devices, -3)  # the PA turned 10 dB up: measured again
+    assert high - low == pytest.approx(10, abs=1.5)
+    assert kept()["USB headset mic → Hall PA"]["echo_db"] == pytest.approx(high, abs=0.06)
+
+
+def test_a_pa_the_microphone_does_not_hear_is_said_so(referee, sound_devices):
+    sound_devices.pcm = (QUIET * 32767).astype("<i2").tobytes()
+    sound_devices.realtime = True  # no hall: nothing of the PA reaches the microphone
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    assert done.code == 0, done.err
+    assert "the PA is not heard in the microphone" in done.out
+    assert "there is no echo to take out" in done.out
+
+
+def test_a_pa_that_cannot_be_opened_is_named_before_anything_is_played(referee, sound_devices):
+    sound_devices.failing.add(1)
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    assert done.code != 0 and "cannot open the PA 'Hall PA'" in done.err
+    assert "Traceback" not in done.err and not sound_devices.started
+
+
+def test_a_session_keeps_the_echo_it_learned_for_the_next(tmp_path):
+    rng = np.random.default_rng(1)
+    far = (rng.normal(0, 0.1, 5 * TARGET_RATE) * 32767).astype(np.int16)  # 5 s of the PA
+    level, lines = EchoLevel(), []
+    level.note((far * 10 ** (-13 / 20)).astype(np.int16)[: TARGET_RATE], far[: TARGET_RATE])
+    kept_for_next(level, "mic", "PA", lines.append)  # two blocks: too few to keep
+    assert lines == [] and not (Path(os.environ["XDG_STATE_HOME"]) / "carom-referee").exists()
+    level.note((far * 10 ** (-13 / 20)).astype(np.int16), far)
+    kept_for_next(level, "mic", "PA", lines.append)
+    assert lines == ["the PA's echo in the microphone, -13.0 dB, kept for the next session"]
+    assert kept()["mic → PA"]["echo_db"] == pytest.approx(-13, abs=0.05)

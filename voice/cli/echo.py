@@ -1,0 +1,176 @@
+"""`referee echo`: the PA says the zone terms while the microphone listens; how loud its echo is
+there is kept for `referee run` with these devices, which then starts knowing it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from phrases.bank import Channel
+from phrases.render import render
+from rules.announcement import Announcement, Code
+from rules.errors import RefereeError
+from rules.zone_kind import ZoneKind
+from voice import devices
+from voice.cli.arguments import Subcommands, add_command, find_device, settings_from
+from voice.hearing.canceller import SILENT_SECONDS, EchoCanceller, PlayedSound, TappedOutput
+from voice.hearing.echo_memory import EchoMemoryError, Kept, keep, recall
+from voice.hearing.microphone import Microphone
+from voice.settings import echoes_path
+from voice.speaking.announcer import OUTPUTS
+from voice.translation import N_, Line, _
+
+if TYPE_CHECKING:
+    from voice.hearing.echo_level import EchoLevel
+
+# What the PA says while the echo is measured: the zone terms and the reminders one straight
+# after the other (the echo's gain is measured over stretches the PA sounds through), over
+# again until enough of it has been measured.
+SAID = (*(Announcement(code, variant=ZoneKind.TRIANGLE)
+          for code in (Code.ENTREES, Code.DEDANS, Code.RESTEES_DEDANS)),
+        *map(Announcement, (Code.A_CHEVAL, Code.TOUCHENT, Code.LIBRES, Code.FOR_FIVE,
+                            Code.FOR_THREE)))
+ROUNDS = 3  # the terms said at most this many times over
+
+
+class EchoNotMeasured(RefereeError):
+    """The PA played, but too little of it was measured in the microphone."""
+
+
+def register(sub: Subcommands) -> None:
+    """Add `echo` to the command line."""
+    parser = add_command(sub, "echo", _("measure how loud the PA's echo is in the referee's "
+                                        "microphone, and keep it for `referee run`"))
+    parser.add_argument("--mic", help=_("input device id or name part (default: devices.mic)"))
+    parser.add_argument("--pa", help=_("the hall's output device (default: devices.pa)"))
+    parser.add_argument("--config", type=Path, metavar="PATH",
+                        help=_("the hall's settings file: the devices and the voice"))
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`referee echo`: the devices and the voice checked, the terms said on the PA, the echo
+    measured and kept."""
+    from voice.speaking.synthesis import Synthesiser
+    from voice.speaking.voicing import Voicing
+
+    settings = settings_from(argparse.Namespace(config=args.config, profile=None),
+                             mic=args.mic, pa=args.pa)[0]
+    mic = find_device(settings.mic, "mic", "input")
+    pa = devices.DeviceOutput(find_device(settings.pa, "pa", "output"), OUTPUTS[Channel.PA])
+    voicing = Voicing(Synthesiser(voice=settings.voice, rate=settings.rate,
+                                  driver=settings.driver),
+                      settings.pause_ms, chime=False, target=settings.loudness)
+    pa.check()
+    microphone = Microphone(mic)
+    microphone.check()
+    sys.stderr.write(_("the PA says the zone terms while {mic} listens: keep the hall quiet")
+                     .format(mic=mic.name) + "\n")
+    terms = np.concatenate([np.trim_zeros(voicing.audio(render(said), pa.rate))
+                            for said in SAID])
+    level, heard = measure(microphone, pa, [terms] * ROUNDS)
+    gain = level.learned
+    if gain is None:
+        raise EchoNotMeasured(N_("too little of the PA was measured in {mic}; check that the PA "
+                                 "{pa} plays (its volume, its cable) and run it again"),
+                              mic=mic.name, pa=pa.device.name)
+    kept = Kept(gain, datetime.now(UTC))
+    keep(echoes_path(), mic.name, pa.device.name, kept)
+    if heard:
+        sys.stdout.write(Line(N_("the PA's echo in the microphone: {db:.1f} dB against what it "
+                                 "plays; kept for `referee run` with {mic} and {pa}"),
+                              db=kept.db, mic=mic.name, pa=pa.device.name).shown() + "\n")
+    else:
+        sys.stdout.write(Line(N_("the PA is not heard in the microphone ({db:.1f} dB against "
+                                 "what it plays, below the microphone's own noise): there is no "
+                                 "echo to take out; kept for `referee run` with {mic} and {pa}"),
+                              db=kept.db, mic=mic.name, pa=pa.device.name).shown() + "\n")
+    return 0
+
+
+def measure(microphone: Microphone, pa: devices.DeviceOutput,
+            sounds: list[np.ndarray]) -> tuple[EchoLevel, bool]:
+    """Play `sounds` on the PA (until enough is measured) while the microphone is heard through
+    an echo canceller fed with them; its echo level, and whether the PA was heard at all."""
+    played = PlayedSound()
+    canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
+    output = TappedOutput(pa, played)
+    stop, watch = threading.Event(), _Watch()
+    microphone.open()
+    listening = threading.Thread(target=microphone.capture,
+                                 args=(canceller.clean, lambda: None, stop, watch), daemon=True)
+    listening.start()
+    try:
+        stop.wait(SILENT_SECONDS)  # the microphone's own noise, to tell the PA's echo from it
+        for samples in sounds:
+            if canceller.level.learned is not None or watch.fault is not None:
+                break
+            output.play(samples, pa.rate)
+        stop.wait(SILENT_SECONDS)  # its echo's last reverberation
+    finally:
+        stop.set()
+        listening.join()
+    if watch.fault is not None:
+        raise watch.fault
+    return canceller.level, canceller.audibility.heard
+
+
+class _Watch:
+    """The microphone's health while the echo is measured: any loss or gap spoils it."""
+
+    def __init__(self) -> None:
+        self.fault: RefereeError | None = None
+
+    def microphone_lost(self, fault: Line) -> None:
+        self.fault = EchoNotMeasured(N_("the microphone was lost ({fault}); run it again"),
+                                     fault=fault)
+
+    def microphone_back(self) -> None:
+        """Not reached: the measurement stops at the first loss."""
+
+    def audio_gap(self, seconds: float) -> None:
+        self.fault = EchoNotMeasured(N_("no audio came for {seconds:.1f} s; run it again"),
+                                     seconds=seconds)
+
+    def overflowed(self, total: int) -> None:
+        self.fault = EchoNotMeasured(N_("the sound card dropped audio; run it again"))
+
+
+def recalled(mic: str, pa: str, log: Callable[[str], None]) -> float | None:
+    """The echo gain kept for these devices, said in the log; None (and why) if none is."""
+    try:
+        kept = recall(echoes_path(), mic, pa)
+    except EchoMemoryError as error:
+        log(Line(N_("{error}; the echo is measured afresh"), error=error).shown())
+        return None
+    if kept is None:
+        log(Line(N_("the PA's echo in the microphone is not known yet for these devices: it is "
+                    "measured as the PA speaks (`referee echo` measures it before the match)"))
+            .shown())
+        return None
+    log(Line(N_("the PA's echo in the microphone: {db:.1f} dB, as measured {when} for these "
+                "devices"), db=kept.db,
+             when=kept.measured.astimezone().strftime("%Y-%m-%d %H:%M")).shown())
+    return kept.gain
+
+
+def kept_for_next(level: EchoLevel, mic: str, pa: str, log: Callable[[str], None]) -> None:
+    """Keep the echo this session learned (if it did) for the next with these devices."""
+    gain = level.learned
+    if gain is None:
+        return
+    kept = Kept(gain, datetime.now(UTC))
+    try:
+        keep(echoes_path(), mic, pa, kept)
+    except EchoMemoryError as error:
+        log(Line(N_("{error}; the next session measures the echo afresh"), error=error).shown())
+        return
+    log(Line(N_("the PA's echo in the microphone, {db:.1f} dB, kept for the next session"),
+             db=kept.db).shown())
