@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tests.support.hall import Hall
-from tests.support.sound import Take
+from tests.support.sound import PortAudioError, Take
 from voice.cli.echo import kept_for_next
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.echo_level import EchoLevel
@@ -17,9 +17,12 @@ from voice.hearing.echo_level import EchoLevel
 QUIET = np.random.default_rng(0).normal(0, 0.0005, 40 * TARGET_RATE)  # the microphone's noise
 
 
+def kept_file() -> Path:
+    return Path(os.environ["XDG_STATE_HOME"]) / "carom-referee" / "echoes.json"
+
+
 def kept() -> dict:
-    path = Path(os.environ["XDG_STATE_HOME"]) / "carom-referee" / "echoes.json"
-    return json.loads(path.read_text(encoding="utf-8"))["echoes"]
+    return json.loads(kept_file().read_text(encoding="utf-8"))["echoes"]
 
 
 def measured(referee, sound_devices, level_db):
@@ -71,3 +74,28 @@ def test_a_session_keeps_the_echo_it_learned_for_the_next(tmp_path):
     kept_for_next(level, "mic", "PA", lines.append)
     assert lines == ["the PA's echo in the microphone, -13.0 dB, kept for the next session"]
     assert kept()["mic → PA"]["echo_db"] == pytest.approx(-13, abs=0.05)
+
+
+def test_a_pa_that_hangs_or_fails_while_it_plays_is_named(referee, sound_devices, monkeypatch):
+    sound_devices.takes = [Take((QUIET * 32767).astype("<i2").tobytes())]
+    sound_devices.realtime = True
+    sound_devices.hanging.add(1)
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    sound_devices.released.set()
+    assert done.code != 0 and "Traceback" not in done.err
+    assert "the PA did not finish playing 4 s of sound in time; check it" in done.err
+    assert not kept_file().exists()
+
+    opened = sound_devices.OutputStream
+
+    def failing_when_played(*args, callback=None, **kwargs):
+        if callback is not None:  # opened to play, not to check
+            raise PortAudioError("Error opening OutputStream: Device unavailable")
+        return opened(*args, callback=callback, **kwargs)
+
+    monkeypatch.setattr(sound_devices, "OutputStream", failing_when_played)
+    sound_devices.takes = [Take((QUIET * 32767).astype("<i2").tobytes())]
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    assert done.code != 0 and "Traceback" not in done.err
+    assert "the PA failed while it played: Error opening OutputStream: Device unavailable" \
+        in done.err

@@ -24,8 +24,8 @@ from voice.hearing.canceller import SILENT_SECONDS, EchoCanceller, PlayedSound, 
 from voice.hearing.echo_memory import EchoMemoryError, Kept, keep, recall
 from voice.hearing.microphone import Microphone
 from voice.settings import echoes_path
-from voice.speaking.announcer import OUTPUTS
-from voice.translation import N_, Line, _
+from voice.speaking.announcer import DEADLINE_SLACK, OUTPUTS
+from voice.translation import N_, Foreign, Line, _
 
 if TYPE_CHECKING:
     from voice.hearing.echo_level import EchoLevel
@@ -112,7 +112,7 @@ def measure(microphone: Microphone, pa: devices.DeviceOutput,
         for samples in sounds:
             if canceller.level.learned is not None or watch.fault is not None:
                 break
-            output.play(samples, pa.rate)
+            _play(output, samples, pa.rate)
         stop.wait(SILENT_SECONDS)  # its echo's last reverberation
     finally:
         stop.set()
@@ -120,6 +120,25 @@ def measure(microphone: Microphone, pa: devices.DeviceOutput,
     if watch.fault is not None:
         raise watch.fault
     return canceller.level, canceller.audibility.heard
+
+
+def _play(output: TappedOutput, samples: np.ndarray, rate: int) -> None:
+    """Play `samples` on the PA within their length and DEADLINE_SLACK; EchoNotMeasured if the
+    PA fails or does not finish by then."""
+    seconds = len(samples) / rate + DEADLINE_SLACK
+    overrun = threading.Event()
+    timer = threading.Timer(seconds, overrun.set)
+    timer.start()
+    try:
+        output.play(samples, rate, overrun)
+    except devices.backend().PortAudioError as error:
+        raise EchoNotMeasured(N_("the PA failed while it played: {fault}; check it and run it "
+                                 "again"), fault=Foreign(error)) from None
+    finally:
+        timer.cancel()
+    if overrun.is_set():
+        raise EchoNotMeasured(N_("the PA did not finish playing {seconds:.0f} s of sound in time; "
+                                 "check it and run it again"), seconds=len(samples) / rate)
 
 
 class _Watch:
