@@ -9,8 +9,9 @@ follow it, or are not said at all (the PA alone). The real vosk model (the Korea
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in every
 column (it is the second line), the canceller and the double-talk check that uses its
 measurements (a phrase no louder than the predicted echo is asked again) in the others; the
-«known» column starts each session with the echo gain the same hall's previous session learned
-(three times as long), as `run` does with the echo kept for its devices.
+«known» column starts each session with the echo gain `referee echo` measured in the same hall
+beforehand (the zone terms on the PA, the hall quiet), as `run` does with the echo kept for
+its devices.
 
     .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -35,6 +36,7 @@ from rules.discipline import discipline
 from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
 from voice.audio_signal import resample, to_pcm16_bytes
+from voice.cli.echo import ROUNDS, terms
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound
 from voice.hearing.listener import Listener
@@ -152,7 +154,25 @@ class Speex:
 
 
 ENGINES = {"aec3": lambda: None, "speex": lambda: Speex(300)}  # None: the canceller's own
-KNOWN = " known"  # a column's name: the engine, starting with the echo gain of a session before
+KNOWN = " known"  # a column's name: the engine, starting with the echo `referee echo` measured
+
+
+def measured_echo(hall: Hall, said: np.ndarray, engine: str, seed: int) -> float | None:
+    """The echo gain `referee echo` keeps in `hall`: a second of quiet, then the terms `said`
+    ROUNDS times over, heard through the canceller."""
+    sound = np.concatenate([said] * ROUNDS)
+    heard = hall(sound)
+    mic = np.random.default_rng(seed).normal(0, NOISE, 2 * TARGET_RATE + len(heard))
+    mic[TARGET_RATE : TARGET_RATE + len(heard)] += heard
+    played, clock = PlayedSound(), [START]
+    played.add(sound, TARGET_RATE, START + 1.0)
+    canceller = EchoCanceller(played, captured=lambda: clock[0],
+                              engine=ENGINES[engine.removesuffix(KNOWN)]())
+    pcm, step = to_pcm16_bytes(mic), TARGET_RATE * CHUNK_MS // 1000 * 2
+    for offset in range(0, len(pcm), step):
+        clock[0] = START + (offset + step) / 2 / TARGET_RATE
+        canceller.clean(pcm[offset : offset + step])
+    return canceller.level.learned
 
 
 def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
@@ -224,6 +244,8 @@ def main() -> None:
         voicing = Voicing(Synthesiser(voice=voice, rate=rate))
         pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE))
                       for u in map(render, ANNOUNCEMENTS)]
+    voice, rate = VOICES[0]
+    terms_said = terms(Voicing(Synthesiser(voice=voice, rate=rate), chime=False), TARGET_RATE)
     modes = ["none", *args.engines, *(f"{engine}{KNOWN}" for engine in args.engines)]
     names = " / ".join(modes)
     print(f"| PA against the referee | false events ({names}) | referee phrases right ({names})"
@@ -236,9 +258,8 @@ def main() -> None:
         for number, delay in enumerate(DELAYS_MS):
             hall = Hall(delay, level, voice_rms, seed=number)
             stream = build(hall, args.rounds, pa_sounds, referee, seed=number)
-            before = build(hall, 3 * args.rounds, pa_sounds, referee, seed=number + len(DELAYS_MS))
-            for engine in args.engines:  # the hall's echo as the table's last session left it
-                known = hear(model, before, engine, Tally())
+            for engine in args.engines:  # the hall's echo as `referee echo` measured it
+                known = measured_echo(hall, terms_said, engine, seed=number)
                 hear(model, stream, engine + KNOWN, tallies[engine + KNOWN], known)
             for mode in ["none", *args.engines]:
                 hear(model, stream, mode, tallies[mode])

@@ -29,6 +29,7 @@ from voice.translation import N_, Foreign, Line, _
 
 if TYPE_CHECKING:
     from voice.hearing.echo_level import EchoLevel
+    from voice.speaking.voicing import Voicing
 
 # What the PA says while the echo is measured: the zone terms and the reminders one straight
 # after the other (the echo's gain is measured over stretches the PA sounds through), over
@@ -73,9 +74,7 @@ def run(args: argparse.Namespace) -> int:
     microphone.check()
     sys.stderr.write(_("the PA says the zone terms while {mic} listens: keep the hall quiet")
                      .format(mic=mic.name) + "\n")
-    terms = np.concatenate([np.trim_zeros(voicing.audio(render(said), pa.rate))
-                            for said in SAID])
-    level, heard = measure(microphone, pa, [terms] * ROUNDS)
+    level, heard = measure(microphone, pa, [terms(voicing, pa.rate)] * ROUNDS)
     gain = level.learned
     if gain is None:
         raise EchoNotMeasured(N_("too little of the PA was measured in {mic}; check that the PA "
@@ -93,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
                                  "echo to take out; kept for `referee run` with {mic} and {pa}"),
                               db=kept.db, mic=mic.name, pa=pa.device.name).shown() + "\n")
     return 0
+
+
+def terms(voicing: Voicing, rate: int) -> np.ndarray:
+    """What the PA says while the echo is measured, at `rate`: SAID one straight after the
+    other."""
+    return np.concatenate([np.trim_zeros(voicing.audio(render(said), rate)) for said in SAID])
 
 
 def measure(microphone: Microphone, pa: devices.DeviceOutput,
