@@ -89,7 +89,8 @@ class Stream:
 
 @dataclass
 class Tally:
-    false: int = 0  # commands taken that the referee did not say
+    false: int = 0  # commands taken that the referee did not say, none of his phrases near ...
+    misheard: int = 0  # ... or one of his phrases taken as another command
     right: int = 0  # his phrases taken as he said them
     phrases: int = 0
     not_understood: int = 0  # «δεν κατάλαβα» on the headset
@@ -220,7 +221,9 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             taken.remove(match)
         else:
             tally.wrong.append(f"missed {said.phrase}@{said.started - START:.1f}")
-    tally.false += len(taken)
+    near = [t for t in taken if any(s.started <= t[0] <= s.ended + 1.5 for s in stream.said)]
+    tally.misheard += len(near)
+    tally.false += len(taken) - len(near)
     tally.wrong += [f"{phrase}@{at - START:.1f}" for at, phrase, _ in taken]
     return None if canceller is None else canceller.level.learned
 
@@ -248,10 +251,11 @@ def main() -> None:
     terms_said = terms(Voicing(Synthesiser(voice=voice, rate=rate), chime=False), TARGET_RATE)
     modes = ["none", *args.engines, *(f"{engine}{KNOWN}" for engine in args.engines)]
     names = " / ".join(modes)
-    print(f"| PA against the referee | false events ({names}) | referee phrases right ({names})"
+    print(f"| PA against the referee | the PA taken for a command ({names}) | his phrase taken "
+          f"as another command ({names}) | referee phrases right ({names})"
           f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
           "audio |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -267,6 +271,7 @@ def main() -> None:
         cpu = ", ".join(f"{m} {1000 * t.cpu / t.seconds:.1f} ms" for m, t in tallies.items()
                         if m != "none")
         print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
+              f"{' / '.join(str(t.misheard) for t in each)} | "
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
               f"(of {tallies['none'].phrases}) | "
               f"{' / '.join(str(t.not_understood) for t in each)} | "
