@@ -83,7 +83,7 @@ def test_a_pa_that_hangs_or_fails_while_it_plays_is_named(referee, sound_devices
     done = referee("echo", "--mic", "mic", "--pa", "PA")
     sound_devices.released.set()
     assert done.code != 0 and "Traceback" not in done.err
-    assert "the PA did not finish playing 4 s of sound in time; check it" in done.err
+    assert re.search(r"the PA did not finish playing \d+ s of sound in time; check it", done.err)
     assert not kept_file().exists()
 
     opened = sound_devices.OutputStream
