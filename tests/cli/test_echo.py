@@ -99,3 +99,13 @@ def test_a_pa_that_hangs_or_fails_while_it_plays_is_named(referee, sound_devices
     assert done.code != 0 and "Traceback" not in done.err
     assert "the PA failed while it played: Error opening OutputStream: Device unavailable" \
         in done.err
+
+
+def test_a_microphone_lost_while_the_pa_plays_is_named_and_nothing_kept(referee, sound_devices):
+    quiet = (QUIET[: 3 * TARGET_RATE] * 32767).astype("<i2").tobytes()  # 3 s, then no audio
+    sound_devices.takes = [Take(quiet, end="stall")]
+    sound_devices.realtime, sound_devices.hall = True, Hall(60, -13, 0.1)
+    done = referee("echo", "--mic", "mic", "--pa", "PA")
+    assert done.code == 2 and "Traceback" not in done.err
+    assert "the microphone was lost (no audio for 2 s); run it again" in done.err
+    assert not kept_file().exists()

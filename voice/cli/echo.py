@@ -23,6 +23,7 @@ from voice.cli.arguments import Subcommands, add_command, find_device, settings_
 from voice.hearing.canceller import SILENT_SECONDS, EchoCanceller, PlayedSound, TappedOutput
 from voice.hearing.echo_memory import EchoMemoryError, Kept, keep, recall
 from voice.hearing.microphone import Microphone
+from voice.hearing.recording import Faults
 from voice.settings import echoes_path
 from voice.speaking.announcer import DEADLINE_SLACK, OUTPUTS
 from voice.translation import N_, Foreign, Line, _
@@ -107,7 +108,7 @@ def measure(microphone: Microphone, pa: devices.DeviceOutput,
     played = PlayedSound()
     canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
     output = TappedOutput(pa, played)
-    stop, watch = threading.Event(), _Watch()
+    stop, watch = threading.Event(), Faults()
     microphone.open()
     listening = threading.Thread(target=microphone.capture,
                                  args=(canceller.clean, lambda: None, stop, watch), daemon=True)
@@ -123,7 +124,7 @@ def measure(microphone: Microphone, pa: devices.DeviceOutput,
         stop.set()
         listening.join()
     if watch.fault is not None:
-        raise watch.fault
+        raise EchoNotMeasured(N_("{error}; run it again"), error=watch.fault)
     return canceller.level, canceller.audibility.heard
 
 
@@ -144,27 +145,6 @@ def _play(output: TappedOutput, samples: np.ndarray, rate: int) -> None:
     if overrun.is_set():
         raise EchoNotMeasured(N_("the PA did not finish playing {seconds:.0f} s of sound in time; "
                                  "check it and run it again"), seconds=len(samples) / rate)
-
-
-class _Watch:
-    """The microphone's health while the echo is measured: any loss or gap spoils it."""
-
-    def __init__(self) -> None:
-        self.fault: RefereeError | None = None
-
-    def microphone_lost(self, fault: Line) -> None:
-        self.fault = EchoNotMeasured(N_("the microphone was lost ({fault}); run it again"),
-                                     fault=fault)
-
-    def microphone_back(self) -> None:
-        """Not reached: the measurement stops at the first loss."""
-
-    def audio_gap(self, seconds: float) -> None:
-        self.fault = EchoNotMeasured(N_("no audio came for {seconds:.1f} s; run it again"),
-                                     seconds=seconds)
-
-    def overflowed(self, total: int) -> None:
-        self.fault = EchoNotMeasured(N_("the sound card dropped audio; run it again"))
 
 
 def recalled(mic: str, pa: str, log: Callable[[str], None]) -> float | None:

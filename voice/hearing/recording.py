@@ -25,16 +25,36 @@ class RecordingError(RefereeError):
     """A take could not be recorded; the message says which and why."""
 
 
-class _Take:
+class Faults:
+    """A microphone's health while audio is taken whole: a loss, a gap or dropped audio spoils
+    it (`fault`)."""
+
+    def __init__(self) -> None:
+        self.fault: RecordingError | None = None
+
+    def microphone_lost(self, fault: Line) -> None:
+        self.fault = RecordingError(N_("the microphone was lost ({fault})"), fault=fault)
+
+    def microphone_back(self) -> None:
+        """Not reached: what is taken stops at the first loss."""
+
+    def audio_gap(self, seconds: float) -> None:
+        self.fault = RecordingError(N_("no audio came for {seconds:.1f} s"), seconds=seconds)
+
+    def overflowed(self, total: int) -> None:
+        self.fault = RecordingError(N_("the sound card dropped audio"))
+
+
+class _Take(Faults):
     """The audio of one take as it comes in, until its endpoint, a silence too long or a loss."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
+        super().__init__()
         self.endpointer = Endpointer(TAKE_ENDPOINT_MS)
         self.audio = bytearray()
         self.done = threading.Event()
         self.clock = clock
         self.started = clock()
-        self.fault: RecordingError | None = None
 
     def on_audio(self, pcm16: bytes) -> None:
         if self.done.is_set():
@@ -51,17 +71,8 @@ class _Take:
             self.done.set()
 
     def microphone_lost(self, fault: Line) -> None:
-        self.fault = RecordingError(N_("the microphone was lost ({fault})"), fault=fault)
+        super().microphone_lost(fault)
         self.done.set()
-
-    def microphone_back(self) -> None:
-        """Not reached: a take stops at the first loss."""
-
-    def audio_gap(self, seconds: float) -> None:
-        self.fault = RecordingError(N_("no audio came for {seconds:.1f} s"), seconds=seconds)
-
-    def overflowed(self, total: int) -> None:
-        self.fault = RecordingError(N_("the sound card dropped audio"))
 
 
 def record_take(microphone: Microphone, clock: Callable[[], float] = time.monotonic) -> bytes:
