@@ -43,6 +43,7 @@ from voice.hearing.listener import Listener
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, load_model
 from voice.live.echo import ECHO_MS, EchoGuard
+from voice.live.verdict import Way, judge
 from voice.speaking.announcer import Played
 from voice.speaking.synthesis import Synthesiser
 from voice.speaking.voicing import Voicing
@@ -95,7 +96,7 @@ class Tally:
     phrases: int = 0
     not_understood: int = 0  # «δεν κατάλαβα» on the headset
     guarded: int = 0  # phrases the echo guard did not take
-    asked: int = 0  # phrases no louder than the echo: the referee asked to say them again
+    asked: int = 0  # phrases no louder than the echo or unsure: the referee asked to say again
     cpu: float = 0.0  # seconds the canceller took
     seconds: float = 0.0  # of audio
     wrong: list[str] = field(default_factory=list)
@@ -202,11 +203,15 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         heard = listener.feed(chunk)
         if heard is None:
             continue
-        if guard.echoed(heard.phrase, heard.command, clock[0]) is not None:
+        way = judge(heard, guard, canceller, clock[0]).way
+        if way is Way.ECHO:
             tally.guarded += 1
-        elif canceller is not None and canceller.masks(heard.seconds):
+        elif way is Way.DROWNED:
             tally.asked += heard.command is not None  # the residue alone: nothing said
-        elif heard.command is None:
+        elif way is Way.UNSURE:
+            tally.asked += 1
+            tally.wrong.append(f"asked: {heard.phrase} or {heard.rival}@{clock[0] - START:.1f}")
+        elif way is Way.NOT_UNDERSTOOD:
             tally.not_understood += 1
         else:
             taken.append((clock[0], heard.phrase, heard.command))

@@ -122,11 +122,11 @@ class Timed:
         self.spent, self.cpu = self.spent + clock.wall, self.cpu + clock.cpu
         return event
 
-    def finish(self) -> str:
+    def finish(self) -> Recognised:
         with Clock() as clock:
-            text = self.inner.finish()
+            final = self.inner.finish()
         self.spent, self.cpu = self.spent + clock.wall, self.cpu + clock.cpu
-        return text
+        return final
 
 
 def speak(said: str, folder: Path, word_gap: int = 0) -> np.ndarray:

@@ -7,6 +7,7 @@ import argparse
 import ast
 import errno
 import gettext
+import json
 import os
 import re
 import socket
@@ -559,3 +560,14 @@ def test_a_line_with_a_field_in_foreign_words_is_all_english() -> None:
         translation.N_("the hall's database {target}: {error}"), target="host=hall",
         error=translation.reason(OSError(errno.ENOENT, os.strerror(errno.ENOENT))))).shown() == (
         "δεν στάλθηκε ακόμη: η βάση της αίθουσας host=hall: δεν υπάρχει τέτοιο αρχείο ή φάκελος")
+
+
+def test_listen_s_line_names_a_rival_reading_in_greek_and_its_json_holds_it() -> None:
+    from voice.cli.listen import heard_json, show
+    from voice.hearing.listener import Heard
+
+    heard = Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False, rival="πόντος έξω")
+    assert json.loads(heard_json(Path("a.wav"), 1.5, heard))["rival"] == "πόντος έξω"
+    assert show(1.5, heard).endswith("(may as well be «πόντος έξω»: asked again)")
+    translation.use("el")
+    assert show(1.5, heard).endswith("(μπορεί εξίσου να είναι «πόντος έξω»: ζητείται ξανά)")

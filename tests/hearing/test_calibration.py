@@ -3,9 +3,12 @@ speeds, hall noise at 20, 10 and 5 dB SNR, judged by the live pipeline; the prof
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from rules.command import Command, Kind
 from tests.support.korean import make_listener
 from tests.support.takes import Voice, referee_takes, said
 from voice.audio_signal import to_pcm16_bytes
@@ -71,6 +74,19 @@ def test_the_profile_lowers_the_error_rate_on_held_out_takes(report: calibration
     assert "σκορ εξω" not in report.learned.profile.aliases
     assert [str(r.reason) for r in report.learned.refused if r.heard == "σκορ εξω"][0] == (
         "«εξω» is a word of another command (out, point out)")
+
+
+def test_a_take_with_a_rival_reading_is_asked_again_not_acted_on(
+    korean_model: LoadedModel,
+) -> None:
+    listener = make_listener(korean_model)
+    sure = Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False)
+    wrong = Heard("라디오", "άστοχο", Command(Kind.MISS), 100.0, early=False)
+    assert calibration.outcome(listener, "πόντος", (sure,)) == Outcome.RIGHT
+    assert calibration.outcome(listener, "πόντος", (wrong,)) == Outcome.WRONG
+    for take in (sure, wrong):  # the live loop would ask him again: nothing acted on
+        unsure = replace(take, rival="πόντος έξω")
+        assert calibration.outcome(listener, "πόντος", (unsure,)) == Outcome.NOT_UNDERSTOOD
 
 
 def heard(text: str, phrase: str) -> Judged:

@@ -24,7 +24,7 @@ from tests.support.korean import (
 from voice.hearing.audio import read_wav
 from voice.hearing.listener import Listener, coverage_report, hear_recording, speed_report
 from voice.hearing.phrase_table import PhraseTable, PhraseTableError
-from voice.hearing.recognise import LoadedModel
+from voice.hearing.recognise import LoadedModel, Recognised
 
 
 def test_a_confirmed_early_commit_is_not_returned_twice(
@@ -156,3 +156,29 @@ def test_a_phrase_says_how_long_its_utterance_was(
     heard = [h for _, h in hear_recording(make_listener(korean_model), samples, 22050)]
     spoken = len(word) / 22050
     assert len(heard) == 1 and spoken < heard[0].seconds < spoken + 0.3 + 0.15 + 0.2
+
+
+def test_a_phrase_another_command_may_as_well_be_names_that_command(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    # «엄마» said over «라디오» at 70 % of its level: vosk's readings mean two commands.
+    first, second = speech("라디오", tmp_path), speech("엄마", tmp_path)
+    quiet = np.zeros(22050 // 4, np.float32)
+    samples = np.concatenate([quiet, first, quiet, quiet])
+    samples[len(quiet) : len(quiet) + len(second)] += 0.7 * second
+    listener = make_listener(korean_model)
+    (heard,) = [h for _, h in hear_recording(listener, samples, 22050)]
+    assert heard.command is not None and heard.rival is not None
+    assert listener.vocabulary.parse(heard.rival) not in (None, heard.command)
+
+
+@pytest.mark.parametrize("rivals", [(), ("엄마 엄마",), ("엄마 <UNK>", "")],
+                         ids=["none", "the same command", "not understood"])
+def test_readings_that_mean_no_other_command_are_no_rival(
+    korean_model: LoadedModel, monkeypatch: pytest.MonkeyPatch, rivals: tuple[str, ...]
+) -> None:
+    listener = make_listener(korean_model)
+    monkeypatch.setattr(listener.recogniser, "finish",
+                        lambda: Recognised("엄마", final=True, rivals=rivals))
+    heard = listener.finish()
+    assert heard is not None and heard.command == Command(Kind.POINT) and heard.rival is None

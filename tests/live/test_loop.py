@@ -114,6 +114,26 @@ def test_a_contradicted_early_commit_is_undone_before_the_final_command(
     assert loop.ledger.match.players[0].points == 1 and loop.ledger.match.at_table == 0
 
 
+@pytest.mark.parametrize("rival", [None, "άστοχο"], ids=["sure", "another command as likely"])
+def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
+    tmp_path, korean_model, sound_devices, rival
+):
+    from voice.hearing.listener import Heard
+
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    codes = spied(loop)
+    loop.act(Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False, rival=rival))
+    loop.close()
+    kinds = [e.command.kind for e in record.load(1).events]
+    if rival is None:
+        assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
+    else:
+        assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
+        assert ("not taken: «πόντος» may as well have been «άστοχο»; asking the referee to "
+                "repeat") in lines
+
+
 def test_a_refused_early_commit_is_not_undone(tmp_path, korean_model, sound_devices):
     loop, record = make_loop(tmp_path, korean_model)
     loop.act(heard(Command(Kind.POINT)))

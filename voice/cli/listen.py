@@ -117,6 +117,8 @@ def show(at: float, heard: Heard) -> str:
          heard.confidence < 100),
         (Line(N_("replaces the early {command}"), command=_command(heard.replaces)),
          heard.replaces is not None),
+        (Line(N_("may as well be «{rival}»: asked again"), rival=heard.rival),
+         heard.rival is not None),
     ) if on]
     extra = f"  ({_('; ').join(notes)})" if notes else ""  # the list's separator
     return f"{at:6.2f} s  {said} → {_command(heard.command)}{extra}"
@@ -129,6 +131,7 @@ def heard_json(path: Path, at: float, heard: Heard) -> str:
         "command": heard.command.to_dict() if heard.command else None,
         "confidence": round(heard.confidence, 1), "early": heard.early,
         "replaces": heard.replaces.to_dict() if heard.replaces else None,
+        "rival": heard.rival,
     }, ensure_ascii=False)
 
 

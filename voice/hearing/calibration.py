@@ -33,7 +33,7 @@ class Outcome(StrEnum):
 
     RIGHT = N_("right")
     WRONG = N_("wrong")  # a command other than the phrase's was acted on
-    NOT_UNDERSTOOD = N_("not understood")
+    NOT_UNDERSTOOD = N_("not understood")  # or asked again: no command acted on
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,10 @@ def judge(listener: Listener, take: Take) -> Judged:
 
 
 def outcome(listener: Listener, phrase: str, heard: Sequence[Heard]) -> Outcome:
-    """Right when the phrase's command alone was acted on, once; wrong when another was."""
+    """Right when the phrase's command alone was acted on, once; wrong when another was (a
+    phrase with a rival reading is asked again, not acted on)."""
     expected = listener.vocabulary.parse(phrase)
-    commands = [h.command for h in heard if h.command is not None]
+    commands = [h.command for h in heard if h.command is not None and h.rival is None]
     if any(command != expected for command in commands):
         return Outcome.WRONG
     return Outcome.RIGHT if len(heard) == 1 and commands else Outcome.NOT_UNDERSTOOD

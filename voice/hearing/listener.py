@@ -16,7 +16,7 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
-from voice.hearing.recognise import LoadedModel, Recogniser, load_model
+from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, load_model
 from voice.hearing.understanding import phrase, understand
 from voice.translation import N_, Foreign, Line
 
@@ -35,6 +35,7 @@ class Heard:
     early: bool  # committed from a partial result, before the recogniser's endpoint
     replaces: Command | None = None  # the early commit this final result contradicts
     seconds: float = 0.0  # the audio the utterance was decoded from, up to now
+    rival: str | None = None  # a reading of it nearly as likely, meaning another command
 
 
 class Listener:
@@ -109,7 +110,7 @@ class Listener:
         self._fed += len(pcm16)
         event = self.recogniser.feed(pcm16, partials=wanted)
         if event is not None and event.final:
-            return self._final(event.text)
+            return self._final(event)
         if not wanted:
             return None
         if event is not None:
@@ -154,21 +155,32 @@ class Listener:
         """Feed the last audio of the utterance, then end it, unless vosk's endpoint did."""
         self._fed += len(pcm16)
         event = self.recogniser.feed(pcm16, partials=False) if pcm16 else None
-        return self._final(event.text if event and event.final else self.recogniser.finish())
+        return self._final(event if event and event.final else self.recogniser.finish())
 
-    def _final(self, text: str) -> Heard | None:
+    def _final(self, result: Recognised) -> Heard | None:
         if self.gate is not None:
             self.gate.restart()
         committed, self._committed, self._pending = self._committed, None, None
         seconds, self._fed = self._seconds(), 0
+        text = result.text
         command, confidence = self.understand(text)
         if committed is not None and command == committed:
             return None  # confirms what was committed early
         if not text and committed is None:
             return None
-        phrase = self._phrase(text)
-        return Heard(text, phrase, command, confidence, early=False, replaces=committed,
-                     seconds=seconds)
+        return Heard(text, self._phrase(text), command, confidence, early=False,
+                     replaces=committed, seconds=seconds, rival=self._rival(command, result))
+
+    def _rival(self, command: Command | None, result: Recognised) -> str | None:
+        """The phrase of a reading of `result` nearly as likely as its text that means another
+        command than `command` (None when its text is not understood or no reading does)."""
+        if command is None:
+            return None
+        for text in result.rivals:
+            meant, _ = self.understand(text)
+            if meant is not None and meant != command:
+                return self._phrase(text)
+        return None
 
     def _seconds(self) -> float:
         """How long the utterance in progress is, as fed to the recogniser so far."""

@@ -18,14 +18,18 @@ from voice.hearing.understanding import UNKNOWN
 from voice.translation import N_, Foreign
 
 _UNKNOWN_SPELLINGS = ("[unk]", "<unk>", "<UNK>")  # vosk models use one of these
+READINGS = 3  # the likeliest readings of an utterance vosk gives (its n-best list)
+CLOSE_NATS = 3.0  # another reading this close to the best (e^-3: 1/20 as likely) is a rival
 
 
 @dataclass(frozen=True)
 class Recognised:
-    """A recognition result: a partial hypothesis, or the final text of an utterance."""
+    """A recognition result: a partial hypothesis, or the final text of an utterance and the
+    other readings of it nearly as likely (within CLOSE_NATS of its log-likelihood)."""
 
     text: str
     final: bool
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,8 @@ class Recogniser:
         (asked of vosk only with `partials`: each costs a best-path search), or None."""
         if self._recogniser.AcceptWaveform(pcm16):
             self._partial = ""
-            text = self._clean(json.loads(self._recogniser.Result())["text"])
-            return Recognised(text, final=True) if text else None
+            final = self._final(self._recogniser.Result())
+            return final if final.text else None
         if not partials:
             return None
         text = self._clean(json.loads(self._recogniser.PartialResult())["partial"])
@@ -97,10 +101,10 @@ class Recogniser:
         self._recogniser.FinalResult()
         self._partial = ""
 
-    def finish(self) -> str:
-        """End the current utterance and return its final text ("" if nothing was heard)."""
+    def finish(self) -> Recognised:
+        """End the current utterance: its final result (text "" if nothing was heard)."""
         self._partial = ""
-        return self._clean(json.loads(self._recogniser.FinalResult())["text"])
+        return self._final(self._recogniser.FinalResult())
 
     def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
         """Recognise a whole recording at any rate; return the final text of each utterance."""
@@ -110,7 +114,7 @@ class Recogniser:
             event = self.feed(chunk)
             if event is not None and event.final:
                 texts.append(event.text)
-        last = self.finish()
+        last = self.finish().text
         return [*texts, last] if last else texts
 
     def time_decode(self, seconds: float = 1.0) -> float:
@@ -128,11 +132,22 @@ class Recogniser:
 
     def _new_kaldi(self) -> vosk.KaldiRecognizer:
         if self.grammar is None:
-            return vosk.KaldiRecognizer(self.model.vosk, float(TARGET_RATE))
-        grammar = [*self.grammar, *([self._unknown] if self._unknown else [])]
-        return vosk.KaldiRecognizer(
-            self.model.vosk, float(TARGET_RATE), json.dumps(grammar, ensure_ascii=False)
-        )
+            kaldi = vosk.KaldiRecognizer(self.model.vosk, float(TARGET_RATE))
+        else:
+            grammar = [*self.grammar, *([self._unknown] if self._unknown else [])]
+            kaldi = vosk.KaldiRecognizer(
+                self.model.vosk, float(TARGET_RATE), json.dumps(grammar, ensure_ascii=False)
+            )
+        kaldi.SetMaxAlternatives(READINGS)
+        return kaldi
+
+    def _final(self, result: str) -> Recognised:
+        """A final result from vosk's n-best JSON: the likeliest text and its rivals."""
+        readings = json.loads(result)["alternatives"]
+        best = readings[0]["confidence"]  # vosk's "confidence" here: the log-likelihood
+        rivals = (self._clean(r["text"]) for r in readings[1:]
+                  if best - r["confidence"] <= CLOSE_NATS)
+        return Recognised(self._clean(readings[0]["text"]), final=True, rivals=tuple(rivals))
 
     def _find(self, word: str) -> int:
         return int(self.model.vosk.vosk_model_find_word(word))

@@ -20,6 +20,7 @@ from voice.live.prompts import LoopCode, confirmation, prompt
 from voice.live.pulse import Pulse
 from voice.live.record_news import RecordNews
 from voice.live.ticker import Ticker
+from voice.live.verdict import Way, judge
 from voice.match_record.ledger import LiveLedger
 from voice.speaking.announcer import Announcer, Speaker
 from voice.translation import N_, Line
@@ -102,23 +103,25 @@ class LiveLoop:
         if heard.replaces is not None and self._early_taken:
             self._take(Command(Kind.UNDO))
         self._early_taken = False
-        echoed = None if self.echo is None else self.echo.echoed(
-            heard.phrase, heard.command, time.monotonic())
-        if echoed is not None:
+        verdict = judge(heard, self.echo, self.canceller)
+        if verdict.way is Way.ECHO and verdict.echoed is not None:
             self.log(Line(N_("not taken: «{phrase}» is the PA's echo of «{echo}»"),
-                          phrase=heard.phrase, echo=echoed.text).shown())
-            return
-        if self.canceller is not None and self.canceller.masks(heard.seconds):
+                          phrase=heard.phrase, echo=verdict.echoed.text).shown())
+        elif verdict.way is Way.DROWNED:
             self.log(Line(N_("not taken: «{phrase}» was no louder than the PA's echo"),
                           phrase=heard.phrase).shown())
             if heard.command is not None:  # maybe the referee's: he is asked to say it again
                 self.microphone.ask_again()
-            return
-        if heard.command is None:
+        elif verdict.way is Way.UNSURE:
+            self.log(Line(N_("not taken: «{phrase}» may as well have been «{rival}»; asking "
+                             "the referee to repeat"), phrase=heard.phrase,
+                          rival=heard.rival).shown())
+            self.microphone.ask_again()
+        elif verdict.way is Way.NOT_UNDERSTOOD:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
-            return
-        accepted = self._take(heard.command)
-        self._early_taken = heard.early and accepted
+        elif heard.command is not None:
+            accepted = self._take(heard.command)
+            self._early_taken = heard.early and accepted
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the

@@ -1,0 +1,48 @@
+"""What the live loop does with a heard phrase, in the order it checks: the PA's echo, a phrase
+no louder than the echo, a reading it is unsure of, one not understood, or a command to take."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from voice.live.echo import EchoGuard
+from voice.speaking.announcer import Played
+
+if TYPE_CHECKING:  # the verdict only asks them; importing them loads vosk
+    from voice.hearing.canceller import EchoCanceller
+    from voice.hearing.listener import Heard
+
+
+class Way(Enum):
+    """How a heard phrase is dealt with."""
+
+    ECHO = "echo"  # the PA's own words: not taken
+    DROWNED = "drowned"  # no louder than the PA's echo: not taken; if understood, asked again
+    UNSURE = "unsure"  # another command nearly as likely: not taken, asked again
+    NOT_UNDERSTOOD = "not_understood"  # «δεν κατάλαβα»
+    TAKEN = "taken"  # its command goes to the rules
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A heard phrase's way, and the PA utterance it echoes (ECHO only)."""
+
+    way: Way
+    echoed: Played | None = None
+
+
+def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
+          now: float | None = None) -> Verdict:
+    """How the loop deals with `heard`, heard at `now` (time.monotonic() unless given)."""
+    echoed = None if echo is None else echo.echoed(
+        heard.phrase, heard.command, time.monotonic() if now is None else now)
+    if echoed is not None:
+        return Verdict(Way.ECHO, echoed)
+    if canceller is not None and canceller.masks(heard.seconds):
+        return Verdict(Way.DROWNED)
+    if heard.command is None:
+        return Verdict(Way.NOT_UNDERSTOOD)
+    return Verdict(Way.UNSURE if heard.rival is not None else Way.TAKEN)
