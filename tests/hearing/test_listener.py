@@ -182,3 +182,20 @@ def test_readings_that_mean_no_other_command_are_no_rival(
                         lambda: Recognised("엄마", final=True, rivals=rivals))
     heard = listener.finish()
     assert heard is not None and heard.command == Command(Kind.POINT) and heard.rival is None
+
+
+@pytest.mark.parametrize("rivals", [(), ("엄마",)], ids=["sure", "another command as likely"])
+def test_an_early_commit_whose_final_is_unsure_is_returned_to_be_undone(
+    korean_model: LoadedModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    rivals: tuple[str, ...]
+) -> None:
+    # No quiet after «라디오» (άστοχο, committed early): its final result comes from finish().
+    listener = early_listener(korean_model)
+    monkeypatch.setattr(listener.recogniser, "finish",
+                        lambda: Recognised("라디오", final=True, rivals=rivals))
+    samples = np.concatenate([np.zeros(22050 // 4, np.float32), speech("라디오", tmp_path)])
+    heard = [(h.command, h.early, h.replaces, h.rival)
+             for _, h in hear_recording(listener, samples, 22050)]
+    miss = Command(Kind.MISS)
+    assert heard == [(miss, True, None, None)] + (
+        [(miss, False, miss, "πόντος")] if rivals else [])

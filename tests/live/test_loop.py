@@ -134,6 +134,21 @@ def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
                 "repeat") in lines
 
 
+def test_an_early_commit_whose_final_is_unsure_is_undone_and_asked_again(
+    tmp_path, korean_model, sound_devices
+):
+    from voice.hearing.listener import Heard
+
+    loop, record = make_loop(tmp_path, korean_model)
+    codes = spied(loop)
+    miss = Command(Kind.MISS)
+    loop.act(heard(miss, early=True))
+    loop.act(Heard("라디오", "άστοχο", miss, 100.0, early=False, replaces=miss, rival="πόντος"))
+    loop.close()
+    assert [e.command.kind for e in record.load(1).events] == [Kind.MISS, Kind.UNDO]
+    assert loop.ledger.match.at_table == 0 and codes[-1] is LoopCode.SAY_AGAIN
+
+
 def test_a_refused_early_commit_is_not_undone(tmp_path, korean_model, sound_devices):
     loop, record = make_loop(tmp_path, korean_model)
     loop.act(heard(Command(Kind.POINT)))

@@ -33,7 +33,7 @@ class Heard:
     command: Command | None  # None: not understood («δεν κατάλαβα»)
     confidence: float  # 100 for an exact phrase, else Vocabulary.nearest's score
     early: bool  # committed from a partial result, before the recogniser's endpoint
-    replaces: Command | None = None  # the early commit this final result contradicts
+    replaces: Command | None = None  # the early commit this final result contradicts or doubts
     seconds: float = 0.0  # the audio the utterance was decoded from, up to now
     rival: str | None = None  # a reading of it nearly as likely, meaning another command
 
@@ -48,9 +48,9 @@ class Listener:
     With `early` (off by default: it makes false commits), a partial result that
     Vocabulary.complete accepts is committed once it has stood unchanged for `settle_ms` of
     audio (at once with 0). The utterance's final result then only confirms it (and is not
-    returned), or, when it says something else, is returned with `replaces` set to the early
-    command, to be undone first. `aliases` (a referee's profile) map heard text, normalised, to
-    the phrase it stands for.
+    returned), or, when it says something else or has a rival reading, is returned with
+    `replaces` set to the early command, to be undone first. `aliases` (a referee's profile)
+    map heard text, normalised, to the phrase it stands for.
     """
 
     def __init__(
@@ -164,12 +164,13 @@ class Listener:
         seconds, self._fed = self._seconds(), 0
         text = result.text
         command, confidence = self.understand(text)
-        if committed is not None and command == committed:
+        rival = self._rival(command, result)
+        if committed is not None and command == committed and rival is None:
             return None  # confirms what was committed early
         if not text and committed is None:
             return None
         return Heard(text, self._phrase(text), command, confidence, early=False,
-                     replaces=committed, seconds=seconds, rival=self._rival(command, result))
+                     replaces=committed, seconds=seconds, rival=rival)
 
     def _rival(self, command: Command | None, result: Recognised) -> str | None:
         """The phrase of a reading of `result` nearly as likely as its text that means another
