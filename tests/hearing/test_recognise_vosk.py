@@ -216,7 +216,6 @@ def test_feed_without_partials_gives_only_the_final(
     assert [e for e in events if e is not None] == [Recognised(PHRASE, final=True)]
 
 
-
 def blend(model: LoadedModel, clips: dict[str, Path], word: str, other: str,
           share: float) -> list[Recognised]:
     """The final results of a recogniser on the listener's grammar hearing `word` with
