@@ -14,7 +14,14 @@ from voice.audio_signal import resample, to_pcm16_bytes
 from voice.cli.main import explain
 from voice.hearing.audio import TARGET_RATE, chunked, read_wav
 from voice.hearing.model import ModelError, check_model
-from voice.hearing.recognise import UNKNOWN, LoadedModel, Recognised, Recogniser, load_model
+from voice.hearing.recognise import (
+    CLOSE_NATS,
+    UNKNOWN,
+    LoadedModel,
+    Recognised,
+    Recogniser,
+    load_model,
+)
 
 # Words espeak-ng's Korean voice says well enough for the small Korean model, checked in both
 # free-form and grammar mode; the numbers are distractors the grammar must choose against.
@@ -217,14 +224,15 @@ def test_feed_without_partials_gives_only_the_final(
 
 
 def blend(model: LoadedModel, clips: dict[str, Path], word: str, other: str,
-          share: float) -> list[Recognised]:
-    """The final results of a recogniser on the listener's grammar hearing `word` with
-    `other` said over it at `share` of its level."""
+          share: float, close_nats: float = CLOSE_NATS) -> list[Recognised]:
+    """The final results of a recogniser on the listener's grammar, its rivals within
+    `close_nats`, hearing `word` with `other` said over it at `share` of its level."""
     (first, rate), (second, _) = read_wav(clips[word]), read_wav(clips[other])
     mixed = np.zeros(rate // 4 + max(len(first), len(second)) + rate // 2, np.float32)
     mixed[rate // 4 : rate // 4 + len(first)] += first
     mixed[rate // 4 : rate // 4 + len(second)] += share * second
     recogniser = Recogniser(model, ["엄마", "엄마 버스", "라디오", "할아버지", "어제"])
+    recogniser.close_nats = close_nats
     pcm = to_pcm16_bytes(resample(mixed, rate, TARGET_RATE))
     events = [recogniser.feed(chunk, partials=False) for chunk in chunked(pcm, 100)]
     return [e for e in [*events, recogniser.finish()] if e is not None and e.text]
@@ -243,3 +251,12 @@ def test_a_word_with_another_over_it_has_that_one_as_a_rival_reading(
     # other word said comes within CLOSE_NATS of it.
     (heard,) = blend(korean_model, speech, "라디오", "엄마", 0.7)
     assert {"라디오", "엄마"} <= {heard.text, *heard.rivals}
+
+
+def test_a_reading_further_than_close_nats_from_the_best_is_no_rival(
+    korean_model: LoadedModel, speech: dict[str, Path]
+) -> None:
+    (near,) = blend(korean_model, speech, "라디오", "엄마", 0.7)
+    (far,) = blend(korean_model, speech, "라디오", "엄마", 0.7, close_nats=-1.0)
+    # Which of the near readings vosk puts first can change from one decode to the next.
+    assert near.rivals and far.rivals == () and far.text in {near.text, *near.rivals}

@@ -25,7 +25,8 @@ CLOSE_NATS = 3.0  # another reading this close to the best (e^-3: 1/20 as likely
 @dataclass(frozen=True)
 class Recognised:
     """A recognition result: a partial hypothesis, or the final text of an utterance and the
-    other readings of it nearly as likely (within CLOSE_NATS of its log-likelihood)."""
+    other readings of it nearly as likely (within the recogniser's close_nats of its
+    log-likelihood)."""
 
     text: str
     final: bool
@@ -70,6 +71,7 @@ class Recogniser:
         self._unknown = next((u for u in _UNKNOWN_SPELLINGS if self._find(u) >= 0), None)
         restrict = bool(usable) and self.model.info.runtime_grammars
         self.grammar: tuple[str, ...] | None = tuple(usable) if restrict else None
+        self.close_nats = CLOSE_NATS  # how near the best log-likelihood a rival reading is
         self._recogniser = self._new_kaldi()
         self._partial = ""
 
@@ -146,7 +148,7 @@ class Recogniser:
         readings = json.loads(result)["alternatives"]
         best = readings[0]["confidence"]  # vosk's "confidence" here: the log-likelihood
         rivals = (self._clean(r["text"]) for r in readings[1:]
-                  if best - r["confidence"] <= CLOSE_NATS)
+                  if best - r["confidence"] <= self.close_nats)
         return Recognised(self._clean(readings[0]["text"]), final=True, rivals=tuple(rivals))
 
     def _find(self, word: str) -> int:
