@@ -57,7 +57,7 @@ def main() -> None:
           "wrong / not understood |")
     print("| --- | --- | --- | --- | --- | --- |")
     for close in args.close_nats:
-        listener = make_listener(model)  # afresh: vosk adapts to what it heard before
+        listener = make_listener(model)  # afresh: each pass starts as the first did
         listener.recogniser.close_nats = close
         for level in LEVELS:
             tally = judge(listener, level, args.verbose)
