@@ -17,7 +17,7 @@ from rules.state import Setup
 from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
 from tests.support.korean import spoken_pcm
-from tests.support.live import make_loop, spied
+from tests.support.live import act_once, make_loop
 from tests.support.match import PLAYERS
 from voice import devices
 from voice.hearing.audio import TARGET_RATE
@@ -206,11 +206,9 @@ def test_a_command_no_louder_than_the_echo_is_asked_again_not_taken(
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
     loop.canceller = primed(echo_db)
-    codes = spied(loop)
     # The last 0.8 s of the microphone, heard as «πόντος»: the echo alone, or quiet.
-    loop.act(Heard("엄마", "πόντος", POINT, 100.0, early=False, seconds=0.8))
-    loop.close()
-    kinds = [e.command.kind for e in record.load(1).events]
+    kinds, codes = act_once(
+        loop, record, Heard("엄마", "πόντος", POINT, 100.0, early=False, seconds=0.8))
     if echo_db is None:
         assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
     else:

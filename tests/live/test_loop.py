@@ -10,7 +10,7 @@ from pytest import approx
 from rules.announcement import Code
 from rules.command import Command, Kind
 from tests.support.korean import spoken_pcm
-from tests.support.live import make_loop, spied
+from tests.support.live import act_once, make_loop, spied
 from tests.support.sound import Take
 from voice import devices, translation
 from voice.hearing.microphone import Microphone
@@ -122,10 +122,8 @@ def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
 
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
-    codes = spied(loop)
-    loop.act(Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False, rival=rival))
-    loop.close()
-    kinds = [e.command.kind for e in record.load(1).events]
+    kinds, codes = act_once(
+        loop, record, Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False, rival=rival))
     if rival is None:
         assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
     else:

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rules.command import Kind
 from rules.state import Setup
 from rules.vocabulary import Vocabulary
 from tests.support.match import PLAYERS
 from voice import devices
-from voice.hearing.listener import Listener
+from voice.hearing.listener import Heard, Listener
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel
 from voice.live.loop import LiveLoop, log_to_stderr
@@ -62,3 +63,11 @@ class SpokenCodes:
 def spied(loop):
     loop.announcer = SpokenCodes(loop.announcer)
     return loop.announcer.codes
+
+
+def act_once(loop: LiveLoop, record: Record, heard: Heard) -> tuple[list[Kind], list[Any]]:
+    """The loop acting on `heard` alone, then closed: the kinds recorded and what it said."""
+    codes = spied(loop)
+    loop.act(heard)
+    loop.close()
+    return [e.command.kind for e in record.load(1).events], codes
