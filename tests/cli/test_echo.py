@@ -10,9 +10,7 @@ import pytest
 
 from tests.support.hall import Hall
 from tests.support.sound import PortAudioError, Take
-from voice.cli.echo import kept_for_next
 from voice.hearing.audio import TARGET_RATE
-from voice.hearing.echo_level import EchoLevel
 
 QUIET = np.random.default_rng(0).normal(0, 0.0005, 40 * TARGET_RATE)  # the microphone's noise
 
@@ -61,19 +59,6 @@ def test_a_pa_that_cannot_be_opened_is_named_before_anything_is_played(referee, 
     done = referee("echo", "--mic", "mic", "--pa", "PA")
     assert done.code != 0 and "cannot open the PA 'Hall PA'" in done.err
     assert "Traceback" not in done.err and not sound_devices.started
-
-
-def test_a_session_keeps_the_echo_it_learned_for_the_next(tmp_path):
-    rng = np.random.default_rng(1)
-    far = (rng.normal(0, 0.1, 5 * TARGET_RATE) * 32767).astype(np.int16)  # 5 s of the PA
-    level, lines = EchoLevel(), []
-    level.note((far * 10 ** (-13 / 20)).astype(np.int16)[: TARGET_RATE], far[: TARGET_RATE])
-    kept_for_next(level, "mic", "PA", lines.append)  # two blocks: too few to keep
-    assert lines == [] and not (Path(os.environ["XDG_STATE_HOME"]) / "carom-referee").exists()
-    level.note((far * 10 ** (-13 / 20)).astype(np.int16), far)
-    kept_for_next(level, "mic", "PA", lines.append)
-    assert lines == ["the PA's echo in the microphone, -13.0 dB, kept for the next session"]
-    assert kept()["mic → PA"]["echo_db"] == pytest.approx(-13, abs=0.05)
 
 
 def test_a_pa_that_hangs_or_fails_while_it_plays_is_named(referee, sound_devices, monkeypatch):

@@ -1,5 +1,6 @@
 """`referee run`: its arguments, its devices, and a recorded match continued."""
 
+import re
 import signal
 import sqlite3
 import time
@@ -9,10 +10,11 @@ import pytest
 
 from rules.command import Command, Kind
 from rules.state import Setup
+from tests.support.hall import Hall
 from tests.support.korean import spoken_pcm
 from tests.support.match import PLAYERS
 from tests.support.signals import as_at_a_terminal
-from voice.hearing.echo_memory import Kept, keep
+from voice.hearing.echo_memory import Kept, keep, recall
 from voice.hearing.phrase_table import PhraseTable
 from voice.match_record import database
 from voice.match_record.database import Record
@@ -237,3 +239,23 @@ def test_run_starts_with_the_echo_kept_for_its_devices(
                      "the echo again; the echo is measured afresh",
     }[kept]
     assert said in done.err
+
+
+def test_run_keeps_the_echo_as_it_learns_it_not_only_when_it_stops(
+    referee, tmp_path, korean_model_dir, sound_devices, at_a_terminal, monkeypatch
+):
+    # A session killed never reaches its end: nothing is kept there (EchoKeeper.close a no-op).
+    # One block of the PA's echo is enough to learn it here; a hall needs FEW_GAINS.
+    monkeypatch.setattr("voice.hearing.echo_level.FEW_GAINS", 1)
+    monkeypatch.setattr("voice.cli.kept_echo.EchoKeeper.close", lambda keeper: None)
+    sound_devices.pcm = spoken_pcm(tmp_path, ["엄마"], gap=4.0)
+    sound_devices.realtime, sound_devices.hall = True, Hall(60, -13, 0.1)
+    sound_devices.signal_at_end = signal.SIGTERM
+    done = referee(*run_args(tmp_path, korean_model_dir, "--discipline", "libre",
+                             "--distance", "10", "--players", ",".join(PLAYERS)))
+    assert done.code == 0 and done.err.endswith("stopped\n"), done.err
+    kept = recall(echoes_path(), "USB headset mic", "Hall PA")
+    said = re.search(r"the PA's echo in the microphone, (-?\d+\.\d) dB, kept for the next "
+                     r"session", done.err)
+    assert kept is not None and said and float(said.group(1)) == pytest.approx(kept.db, abs=0.06)
+    assert -60 < kept.db < 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +20,7 @@ from rules.zone_kind import ZoneKind
 from voice import devices
 from voice.cli.arguments import Subcommands, add_command, find_device, settings_from
 from voice.hearing.canceller import SILENT_SECONDS, EchoCanceller, PlayedSound, TappedOutput
-from voice.hearing.echo_memory import EchoMemoryError, Kept, keep, recall
+from voice.hearing.echo_memory import Kept, keep
 from voice.hearing.microphone import Microphone
 from voice.hearing.recording import Faults
 from voice.settings import echoes_path
@@ -145,36 +144,3 @@ def _play(output: TappedOutput, samples: np.ndarray, rate: int) -> None:
     if overrun.is_set():
         raise EchoNotMeasured(N_("the PA did not finish playing {seconds:.0f} s of sound in time; "
                                  "check it and run it again"), seconds=len(samples) / rate)
-
-
-def recalled(mic: str, pa: str, log: Callable[[str], None]) -> float | None:
-    """The echo gain kept for these devices, said in the log; None (and why) if none is."""
-    try:
-        kept = recall(echoes_path(), mic, pa)
-    except EchoMemoryError as error:
-        log(Line(N_("{error}; the echo is measured afresh"), error=error).shown())
-        return None
-    if kept is None:
-        log(Line(N_("the PA's echo in the microphone is not known yet for these devices: it is "
-                    "measured as the PA speaks (`referee echo` measures it before the match)"))
-            .shown())
-        return None
-    log(Line(N_("the PA's echo in the microphone: {db:.1f} dB, as measured {when} for these "
-                "devices"), db=kept.db,
-             when=kept.measured.astimezone().strftime("%Y-%m-%d %H:%M")).shown())
-    return kept.gain
-
-
-def kept_for_next(level: EchoLevel, mic: str, pa: str, log: Callable[[str], None]) -> None:
-    """Keep the echo this session learned (if it did) for the next with these devices."""
-    gain = level.learned
-    if gain is None:
-        return
-    kept = Kept(gain, datetime.now(UTC))
-    try:
-        keep(echoes_path(), mic, pa, kept)
-    except EchoMemoryError as error:
-        log(Line(N_("{error}; the next session measures the echo afresh"), error=error).shown())
-        return
-    log(Line(N_("the PA's echo in the microphone, {db:.1f} dB, kept for the next session"),
-             db=kept.db).shown())

@@ -27,7 +27,7 @@ from voice.cli.arguments import (
     settings_from,
     setup_from,
 )
-from voice.cli.echo import kept_for_next, recalled
+from voice.cli.kept_echo import EchoKeeper, recalled
 from voice.cli.listening import start_listener
 from voice.cli.pushing import add_push_arguments, pushing
 from voice.cli.stopping import on_stop_signal
@@ -124,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
                          lag_ms=listener.endpoint_ms or 0)
         canceller = EchoCanceller(played, captured=lambda: microphone.captured_at,
                                   known_gain=recalled(mic.name, pa.name, log_to_stderr))
+        keeper = EchoKeeper(canceller.level, mic.name, pa.name, log_to_stderr)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         notice=settings.lost_notice, say_again=settings.say_again,
-                        tone=settings.shot_clock_tone,
-                        canceller=canceller)
+                        tone=settings.shot_clock_tone, canceller=canceller,
+                        keep_echo=keeper.watch)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")
         with suppress(KeyboardInterrupt):  # Ctrl-C stops it too
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 microphone.close()
                 loop.close()
-                kept_for_next(canceller.level, mic.name, pa.name, log_to_stderr)
+                keeper.close()
         sys.stderr.write(_("stopped") + "\n")
     return 0
 

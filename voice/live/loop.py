@@ -67,6 +67,7 @@ class LiveLoop:
         notice: bool = True,
         tone: bool = True,
         say_again: str | None = None,
+        keep_echo: Callable[[], None] | None = None,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
@@ -75,6 +76,7 @@ class LiveLoop:
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
         self.tone = tone  # the PA's tone as the shot clock warns
+        self.keep_echo = keep_echo  # keeps the echo the canceller learns for the next session
         self.log = log
         self.pulse = Pulse(ledger)
         self.microphone = MicrophoneNews(listener, self._tell, self.pulse, log, say_again)
@@ -125,14 +127,16 @@ class LiveLoop:
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the
-        referee how recording goes, and run the clock (the break of Article 5, the warm-up, the
-        shot clock)."""
+        referee how recording goes, run the clock (the break of Article 5, the warm-up, the
+        shot clock) and keep the echo learned."""
         self.pulse.beat()
         self.microphone.repeat()
         if self.outputs is not None:
             self.outputs.watch()
         self.record_news.follow(self._run_clock)
         self.record_news.tell()
+        if self.keep_echo is not None:
+            self.keep_echo()
 
     def close(self) -> None:
         """Let the announcer finish what is queued and the writer record it; what cannot be
