@@ -15,6 +15,7 @@ from voice.audio_signal import to_pcm16_bytes
 from voice.hearing import calibration
 from voice.hearing.calibration import Judged, Outcome, Take
 from voice.hearing.listener import Heard, Listener
+from voice.hearing.profile import Profile
 from voice.hearing.recognise import LoadedModel
 
 
@@ -87,6 +88,25 @@ def test_a_take_with_a_rival_reading_is_asked_again_not_acted_on(
     for take in (sure, wrong):  # the live loop would ask him again: nothing acted on
         unsure = replace(take, rival="πόντος έξω")
         assert calibration.outcome(listener, "πόντος", (unsure,)) == Outcome.NOT_UNDERSTOOD
+
+
+@pytest.mark.parametrize("alias", [None, "άστοχο", "πόντος"],
+                         ids=["no alias", "another command's", "the same command's"])
+def test_a_take_is_rejudged_with_its_readings_understood_as_the_profile_would(
+    korean_model: LoadedModel, alias: str | None
+) -> None:
+    # The take was heard as «πόντος», and as «μπλα» nearly as likely: no phrase without aliases.
+    listener = make_listener(korean_model)
+    listener.table = None
+    take = Take("πόντος", 1, b"")
+    first = Heard("πόντος", "πόντος", Command(Kind.POINT), 100.0, early=False,
+                  readings=("μπλα",))
+    judged = Judged(take, (first,), calibration.outcome(listener, "πόντος", (first,)), 0.1)
+    assert judged.outcome == Outcome.RIGHT
+    profile = Profile(aliases={} if alias is None else {"μπλα": alias})
+    again = calibration.rejudge(listener, judged, profile)
+    assert again.heard[0].rival == ("άστοχο" if alias == "άστοχο" else None)
+    assert again.outcome == (Outcome.NOT_UNDERSTOOD if alias == "άστοχο" else Outcome.RIGHT)
 
 
 def heard(text: str, phrase: str) -> Judged:

@@ -170,6 +170,7 @@ def test_a_phrase_another_command_may_as_well_be_names_that_command(
     (heard,) = [h for _, h in hear_recording(listener, samples, 22050)]
     assert heard.command is not None and heard.rival is not None
     assert listener.vocabulary.parse(heard.rival) not in (None, heard.command)
+    assert heard.rival in map(listener.table.translate, heard.readings)  # kept for calibration
 
 
 @pytest.mark.parametrize("rivals", [(), ("엄마 엄마",), ("엄마 <UNK>", "")],

@@ -120,13 +120,15 @@ def outcome(listener: Listener, phrase: str, heard: Sequence[Heard]) -> Outcome:
 
 
 def rejudge(listener: Listener, judged: Judged, profile: Profile) -> Judged:
-    """`judged` as the listener takes the same heard texts with the profile's aliases and
-    threshold (what vosk decodes does not depend on them, so the audio is not decoded again)."""
+    """`judged` as the listener takes the same heard texts and readings with the profile's
+    aliases and threshold (what vosk decodes does not depend on them, so the audio is not
+    decoded again)."""
     with _taking(listener, profile):
         heard = []
         for h in judged.heard:
             command, confidence = listener.understand(h.text)
-            heard.append(replace(h, command=command, confidence=confidence))
+            heard.append(replace(h, command=command, confidence=confidence,
+                                 rival=listener.rival(command, h.readings)))
         return replace(judged, heard=tuple(heard),
                        outcome=outcome(listener, judged.take.phrase, heard))
 

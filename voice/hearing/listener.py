@@ -36,6 +36,7 @@ class Heard:
     replaces: Command | None = None  # the early commit this final result contradicts or doubts
     seconds: float = 0.0  # the audio the utterance was decoded from, up to now
     rival: str | None = None  # a reading of it nearly as likely, meaning another command
+    readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
 
 
 class Listener:
@@ -164,20 +165,20 @@ class Listener:
         seconds, self._fed = self._seconds(), 0
         text = result.text
         command, confidence = self.understand(text)
-        rival = self._rival(command, result)
+        rival = self.rival(command, result.rivals)
         if committed is not None and command == committed and rival is None:
             return None  # confirms what was committed early
         if not text and committed is None:
             return None
         return Heard(text, self._phrase(text), command, confidence, early=False,
-                     replaces=committed, seconds=seconds, rival=rival)
+                     replaces=committed, seconds=seconds, rival=rival, readings=result.rivals)
 
-    def _rival(self, command: Command | None, result: Recognised) -> str | None:
-        """The phrase of a reading of `result` nearly as likely as its text that means another
-        command than `command` (None when its text is not understood or no reading does)."""
+    def rival(self, command: Command | None, readings: tuple[str, ...]) -> str | None:
+        """The phrase of one of `readings` (a text's rivals) that means another command than
+        `command`, the text's (None when it is not understood or no reading does)."""
         if command is None:
             return None
-        for text in result.rivals:
+        for text in readings:
             meant, _ = self.understand(text)
             if meant is not None and meant != command:
                 return self._phrase(text)
