@@ -234,7 +234,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=12, help="announcements per hall")
     parser.add_argument("--levels", type=int, nargs="+", default=list(LEVELS_DB),
                         help="the PA against the referee in the microphone, in dB")

@@ -248,7 +248,7 @@ def main() -> int:
         db, name, url, period, count, start = sys.argv[2:8]
         table(Path(db), name, url, float(period), int(count), float(start))
         return 0
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--commands", type=int, default=300, help="per table (2 s simulated)")
     parser.add_argument("--period", type=float, default=0.5, help="real seconds per command")

@@ -458,7 +458,7 @@ def p95(values: list[float]) -> float:
 
 def main() -> int:
     """Measure, then print the tables."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="passes over the clips")
     parser.add_argument("--chunk-ms", type=int, default=CHUNK_MS, help="audio per feed")
     parser.add_argument("--settle", type=int, nargs="*", default=[], metavar="MS",

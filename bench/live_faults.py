@@ -212,7 +212,7 @@ def one_round(model: object, voicing: Voicing, fault: Fault, path: Path) -> dict
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--away", type=float, nargs="+", default=[0.5, 2.0, 5.0])
     args = parser.parse_args()

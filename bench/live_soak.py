@@ -69,7 +69,7 @@ def rss_mb() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hours", type=float, default=2.0, help="hours of audio")
     parser.add_argument("--every", type=float, default=15.0, help="minutes of audio per line")
     parser.add_argument("--warm-up", type=float, default=15.0, help="minutes before growth counts")

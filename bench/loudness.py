@@ -41,7 +41,7 @@ SCRIPT = list(transcript_phrases(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rate", type=int, default=48000, help="the output device's rate")
     rate = parser.parse_args().rate
     said = [u for setup in SETUPS for session in [Session(new_match(setup))]

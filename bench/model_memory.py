@@ -25,7 +25,7 @@ def resident() -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=Path, help="a vosk model (default: the Korean test one)")
     args = parser.parse_args()
     if args.model is None:

@@ -311,7 +311,7 @@ def p(values: list[float], quantile: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--alone", type=int, default=100,
                         help="commands to each match with no viewer (100)")
     parser.add_argument("--commands", type=int, default=40,

@@ -121,7 +121,7 @@ def groups(row: Row) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", help="as `referee understand --threshold`")
     args = parser.parse_args()
     rows = read_corpus()

@@ -89,7 +89,7 @@ def model_folder(into: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, help="only this many utterances (a quick look)")
     args = parser.parse_args()
     from faster_whisper import WhisperModel  # test-corpus tooling only
