@@ -326,7 +326,7 @@ def folder(given: Path | None, prefix: str) -> Iterator[Path]:
 
 def main() -> int:
     """Run the soak and print its figures."""
-    parser = arguments(__doc__.splitlines()[0])
+    parser = arguments(__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=500, help="SIGKILLs to survive (500)")
     args = parser.parse_args()
     with folder(args.dir, "kill-soak-") as where:
