@@ -69,9 +69,12 @@ def _filled(template: str, fields: Mapping[str, object]) -> str | None:
     text = gettext(template)
     if isinstance(text, _Missing):
         return None
+    comma = _active.pgettext("decimal mark", ".") == ","
     shown: dict[str, object] = {}
     for name, value in fields.items():
         value = _named(value, gettext)
+        if comma and isinstance(value, int | float) and not isinstance(value, bool):
+            value = _DecimalComma(value)
         if isinstance(value, Foreign | Exception) and not isinstance(value, RefereeError):
             return None  # words the catalogue cannot hold: a library's, the OS's or Python's
         if isinstance(value, RefereeError | Line):
@@ -80,6 +83,25 @@ def _filled(template: str, fields: Mapping[str, object]) -> str | None:
                 return None
         shown[name] = gettext(value) if isinstance(value, str) and value else value
     return text.format(**shown) if fields else text
+
+
+class _DecimalComma:
+    """A number shown in a language that writes the decimal mark as a comma (and groups digits
+    with a point), as the catalogue's «decimal mark» says: Greek writes −11,5 dB."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec).translate(_SWAPPED)
+
+    def __str__(self) -> str:
+        return format(self, "")
+
+    __repr__ = __str__  # a field written {count!r}
+
+
+_SWAPPED = str.maketrans(".,", ",.")  # 1,234.5 → 1.234,5
 
 
 def _named(value: object, say: Callable[[str], str]) -> object:

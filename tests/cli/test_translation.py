@@ -64,7 +64,20 @@ def test_the_compiled_catalogue_matches_the_po() -> None:
         messages = [m for m in read_po(file) if m.id and isinstance(m.id, str)]
     with CATALOGUE.with_suffix(".mo").open("rb") as file:
         compiled = gettext.GNUTranslations(file)
-    assert [compiled.gettext(m.id) for m in messages] == [m.string for m in messages]
+    assert [compiled.pgettext(m.context, m.id) if m.context else compiled.gettext(m.id)
+            for m in messages] == [m.string for m in messages]
+
+
+def test_greek_lines_write_the_decimal_comma_english_the_point() -> None:
+    line = translation.Line(translation.N_("the PA's echo in the microphone, {db:.1f} dB, kept "
+                                           "for the next session"), db=-11.5)
+    assert str(line) == "the PA's echo in the microphone, -11.5 dB, kept for the next session"
+    translation.use("el")
+    assert line.shown() == ("η ηχώ του PA στο μικρόφωνο, -11,5 dB, κρατήθηκε για την επόμενη "
+                            "συνεδρία")
+    words = translation.Line(translation.N_("match {match} recorded in {path}; listening on "
+                                            "{mic}"), match=12, path="a.b", mic="mic 1.5")
+    assert words.shown() == "ο αγώνας 12 καταγράφεται στο a.b· ακούω από mic 1.5"  # words as given
 
 
 def greek_locale(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -534,7 +547,7 @@ def test_calibrate_s_report_and_listen_s_lines_in_greek() -> None:
         ["πόντος", "έξω", "1", "πόντος", "βγήκε", "(=", "πόντος", "έξω)", "πόντος", "έξω", "σωστό",
          "80", "20", "ms"]]
     assert lines[2:] == [
-        "ποσοστό λάθους εντολών σε 1 λήψεις: 0.0 % (0 λάθος, 0 μη κατανοητές) με τέλος φράσης "
+        "ποσοστό λάθους εντολών σε 1 λήψεις: 0,0 % (0 λάθος, 0 μη κατανοητές) με τέλος φράσης "
         "150 ms, κατώφλι 80",
         "μεγαλύτερη παύση μέσα σε φράση πολλών λέξεων: 240 ms· προτεινόμενο τέλος φράσης: 290 ms",
         "προφίλ: τέλος φράσης 290 ms, κατώφλι 80, ψευδώνυμα: 1",
@@ -543,7 +556,7 @@ def test_calibrate_s_report_and_listen_s_lines_in_greek() -> None:
         "πόντος έξω)",
         "μία λήψη ανά φράση: καμία δεν κρατήθηκε έξω για να δοκιμαστεί σε αυτήν το προφίλ "
         "(--takes 2 ή περισσότερες)",
-        "  1.50 s  «πόντος βγήκε» = «πόντος έξω» → πόντος έξω  (βεβαιότητα 80· αντικαθιστά την "
+        "  1,50 s  «πόντος βγήκε» = «πόντος έξω» → πόντος έξω  (βεβαιότητα 80· αντικαθιστά την "
         "πρόωρη εντολή άστοχο)",
     ]
 

@@ -121,7 +121,8 @@ def show(at: float, heard: Heard) -> str:
          heard.rival is not None),
     ) if on]
     extra = f"  ({_('; ').join(notes)})" if notes else ""  # the list's separator
-    return f"{at:6.2f} s  {said} → {_command(heard.command)}{extra}"
+    return Line(N_("{at:6.2f} s  {said} → {command}{extra}"), at=at, said=said,
+                command=_command(heard.command), extra=extra).shown()
 
 
 def heard_json(path: Path, at: float, heard: Heard) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from voice.cli.arguments import Parser, Subcommands, UsageError, add_command
 from voice.hearing.fetch import HEX64, KNOWN, Needs, fetch, kept_sha256, needs
 from voice.hearing.model import ModelInfo, check_model
-from voice.translation import N_, _
+from voice.translation import N_, Line, _
 
 DEFAULT_NAME = "vosk-model-el-gr-0.7"
 
@@ -86,13 +86,14 @@ def run_fetch(args: argparse.Namespace) -> int:
 def plan(name: str, dest: Path, need: Needs) -> str:
     """What a model takes, said before its download: disk and memory, against what there is."""
     gb = 1e9
-    line = _("{name}: about {download:.1f} GB to download; it needs about {disk:.1f} GB free in "
-             "{dest} (the archive and the model unpacked; free now: {free:.1f} GB) and about "
-             "{memory:.1f} GB of memory once loaded").format(
-        name=name, download=need.download / gb, disk=need.disk / gb, dest=dest,
-        free=need.free / gb, memory=need.memory / gb)
+    line = Line(N_("{name}: about {download:.1f} GB to download; it needs about {disk:.1f} GB "
+                   "free in {dest} (the archive and the model unpacked; free now: {free:.1f} GB) "
+                   "and about {memory:.1f} GB of memory once loaded"),
+                name=name, download=need.download / gb, disk=need.disk / gb, dest=dest,
+                free=need.free / gb, memory=need.memory / gb).shown()
     if need.available is not None:
-        line += _(" (available now: {available:.1f} GB)").format(available=need.available / gb)
+        line += Line(N_(" (available now: {available:.1f} GB)"),
+                     available=need.available / gb).shown()
         if need.available < need.memory:
             line += _("; this computer has too little memory free to load it: close other "
                       "programs, or run the match on a computer with more")
@@ -111,8 +112,8 @@ class _Progress:
         if total:
             filled = self.WIDTH * done // total
             bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {100 * done // total:3d} % "
-            line = bar + _(" {done:.1f} of {total:.1f} MB").format(done=done / 1e6,
-                                                                    total=total / 1e6)
+            line = bar + Line(N_(" {done:.1f} of {total:.1f} MB"), done=done / 1e6,
+                              total=total / 1e6).shown()
         else:
             line = f"{done / 1e6:.1f} MB"
         sys.stderr.write(f"\rreferee model fetch: {line}")
