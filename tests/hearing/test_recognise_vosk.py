@@ -132,6 +132,25 @@ def test_out_of_grammar_speech_is_unknown(
     assert recogniser.transcribe(*read_wav(speech["하나"])) == [UNKNOWN]  # the model says <UNK>
 
 
+@pytest.mark.parametrize("gap", [0.2, 0.3])
+def test_a_click_before_a_word_is_no_unknown_word(
+    korean_model: LoadedModel, speech: dict[str, Path], gap: float
+) -> None:
+    # 10 ms of noise `gap` s before «어제»: vosk reads it as an unknown word 30 ms long.
+    rng = np.random.default_rng(0)
+    word, rate = read_wav(speech["어제"])
+    word = np.trim_zeros(resample(word, rate, TARGET_RATE)).astype(np.float32)
+    quiet = np.zeros(int(0.3 * TARGET_RATE), np.float32)
+    click = rng.normal(0, 0.3, TARGET_RATE // 100).astype(np.float32)
+    samples = np.concatenate([quiet, click, np.zeros(int(gap * TARGET_RATE), np.float32), word,
+                              quiet])
+    samples += rng.normal(0, 0.0005, len(samples)).astype(np.float32)
+    recogniser = Recogniser(korean_model, WORDS)
+    assert recogniser.transcribe(samples, TARGET_RATE) == ["어제"]
+    alone = samples[: len(quiet) + len(click) + int(gap * TARGET_RATE)]
+    assert recogniser.transcribe(alone, TARGET_RATE) == []  # nothing heard, not «[unk]»
+
+
 def test_missing_words_are_reported_and_their_phrases_left_out(korean_model: LoadedModel) -> None:
     recogniser = Recogniser(korean_model, ["엄마", "ένα", "엄마  πόντος", "라디오 ένα"])
     assert recogniser.missing_words() == ["ένα", "πόντος"]

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import vosk
@@ -20,6 +21,9 @@ from voice.translation import N_, Foreign
 _UNKNOWN_SPELLINGS = ("[unk]", "<unk>", "<UNK>")  # vosk models use one of these
 READINGS = 3  # the likeliest readings of an utterance vosk gives (its n-best list)
 CLOSE_NATS = 3.0  # another reading this close to the best (e^-3: 1/20 as likely) is a rival
+# An unknown word shorter than this (vosk's shortest, one 30 ms frame, and the next) is no
+# speech: a click, or the echo's residue just before the referee's phrase (bench/echo.py).
+MIN_UNKNOWN_SECONDS = 0.06
 
 
 @dataclass(frozen=True)
@@ -141,15 +145,21 @@ class Recogniser:
                 self.model.vosk, float(TARGET_RATE), json.dumps(grammar, ensure_ascii=False)
             )
         kaldi.SetMaxAlternatives(READINGS)
+        kaldi.SetWords(True)  # each reading's words with their times
         return kaldi
 
     def _final(self, result: str) -> Recognised:
         """A final result from vosk's n-best JSON: the likeliest text and its rivals."""
         readings = json.loads(result)["alternatives"]
         best = readings[0]["confidence"]  # vosk's "confidence" here: the log-likelihood
-        rivals = (self._clean(r["text"]) for r in readings[1:]
-                  if best - r["confidence"] <= self.close_nats)
-        return Recognised(self._clean(readings[0]["text"]), final=True, rivals=tuple(rivals))
+        rivals = (self._text(r) for r in readings[1:] if best - r["confidence"] <= self.close_nats)
+        return Recognised(self._text(readings[0]), final=True, rivals=tuple(rivals))
+
+    def _text(self, reading: dict[str, Any]) -> str:
+        """A reading's words, but for unknown ones too short to be speech."""
+        words = [w["word"] for w in reading.get("result", ())
+                 if w["word"] != self._unknown or w["end"] - w["start"] >= MIN_UNKNOWN_SECONDS]
+        return self._clean(" ".join(words))
 
     def _find(self, word: str) -> int:
         return int(self.model.vosk.vosk_model_find_word(word))
