@@ -8,6 +8,7 @@ import errno
 import gettext as gnu
 import os
 from collections.abc import Callable, Mapping
+from numbers import Real
 from pathlib import Path
 
 from rules.command import Kind
@@ -73,7 +74,7 @@ def _filled(template: str, fields: Mapping[str, object]) -> str | None:
     shown: dict[str, object] = {}
     for name, value in fields.items():
         value = _named(value, gettext)
-        if comma and isinstance(value, int | float) and not isinstance(value, bool):
+        if comma and not isinstance(value, bool) and isinstance(value, Real):
             value = _DecimalComma(value)
         if isinstance(value, Foreign | Exception) and not isinstance(value, RefereeError):
             return None  # words the catalogue cannot hold: a library's, the OS's or Python's
@@ -89,7 +90,7 @@ class _DecimalComma:
     """A number shown in a language that writes the decimal mark as a comma (and groups digits
     with a point), as the catalogue's «decimal mark» says: Greek writes −11,5 dB."""
 
-    def __init__(self, value: float) -> None:
+    def __init__(self, value: Real) -> None:
         self.value = value
 
     def __format__(self, spec: str) -> str:

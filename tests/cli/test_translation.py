@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
@@ -75,6 +76,8 @@ def test_greek_lines_write_the_decimal_comma_english_the_point() -> None:
     translation.use("el")
     assert line.shown() == ("η ηχώ του PA στο μικρόφωνο, -11,5 dB, κρατήθηκε για την επόμενη "
                             "συνεδρία")
+    for number, shown in ((np.float32(-11.5), "-11,5"), (np.int64(-11), "-11,0")):  # numpy's
+        assert f"μικρόφωνο, {shown} dB" in translation.Line(line.template, db=number).shown()
     words = translation.Line(translation.N_("match {match} recorded in {path}; listening on "
                                             "{mic}"), match=12, path="a.b", mic="mic 1.5")
     assert words.shown() == "ο αγώνας 12 καταγράφεται στο a.b· ακούω από mic 1.5"  # words as given
