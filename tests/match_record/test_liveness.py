@@ -8,7 +8,7 @@ from importlib.resources import files
 
 from rules.state import Setup
 from tests.support.match import PLAYERS
-from voice.match_record.database import Record
+from voice.match_record.database import Record, RecordError
 from voice.match_record.liveness import Liveness
 from voice.match_record.writer import RecordWriter
 
@@ -72,3 +72,54 @@ def test_a_state_left_before_the_writer_came_round_is_still_written(tmp_path, mo
     writer.flush()
     writer.close()
     assert written == [Liveness.LISTENING, Liveness.MIC_LOST, Liveness.LISTENING]
+
+
+def test_a_state_changed_while_the_writer_writes_a_heartbeat_is_written_in_its_turn(
+    tmp_path, monkeypatch
+):
+    path = tmp_path / "m.sqlite3"
+    with Record.open(path) as record:
+        match = record.create_match(Setup("libre", 10, PLAYERS))
+    written, beat, vanished = [], Record.beat, Record.vanished
+    writer = RecordWriter(path, match, log=lambda line: None)
+
+    def checked(record):  # the writer's round is under way: the microphone is lost and back
+        if not written:
+            writer.beat(Liveness.MIC_LOST)
+            writer.beat(Liveness.LISTENING)
+        return vanished(record)
+
+    monkeypatch.setattr(Record, "beat",
+                        lambda r, m, state: written.append(state) or beat(r, m, state))
+    monkeypatch.setattr(Record, "vanished", checked)
+    writer.start()
+    writer.beat(Liveness.LISTENING)
+    writer.flush()
+    writer.flush()
+    writer.close()
+    assert written == [Liveness.LISTENING, Liveness.MIC_LOST, Liveness.LISTENING]
+
+
+def test_a_state_whose_heartbeat_failed_is_written_before_the_next_one(tmp_path, monkeypatch):
+    path = tmp_path / "m.sqlite3"
+    with Record.open(path) as record:
+        match = record.create_match(Setup("libre", 10, PLAYERS))
+    written, beat = [], Record.beat
+
+    def flaky(record, match_id, state):  # the first heartbeat meets a record it cannot write
+        if not hasattr(flaky, "failed"):
+            flaky.failed = True
+            raise RecordError("cannot write the heartbeat: disk I/O error", record.path)
+        beat(record, match_id, state)
+        written.append(state)
+
+    monkeypatch.setattr(Record, "beat", flaky)
+    writer = RecordWriter(path, match, log=lambda line: None)
+    writer.start()
+    writer.beat(Liveness.MIC_LOST)
+    writer.flush()
+    writer.flush()  # a round after the failed one: the heartbeat is not due again yet
+    writer.beat(Liveness.LISTENING)
+    writer.flush()
+    writer.close()
+    assert written == [Liveness.MIC_LOST, Liveness.LISTENING]

@@ -158,17 +158,17 @@ class RecordWriter:
                 self._wake.wait(RETRY_SECONDS)
             queued = len(self._queue)  # each mark taken now is of an event queued by now
             marks, self._marks = self._marks, []
-            changes, self._changes = self._changes, []
+            due, changes = self._due(), []  # the states to write: a later one waits its round
+            if due:
+                assert self._beat is not None
+                self._beaten = time.monotonic()
+                changes, self._changes = self._changes or [self._beat], []
         try:
-            if not self._file_kept(record):
+            if not self._file_kept(record, due):
                 raise RecordError(N_("the match record {path} has vanished"), self.path,
                                   path=self.path)
-            if self._due():
-                self._beaten = time.monotonic()
-                assert self._beat is not None
-                for state in changes[:-1]:  # a state left before its round still shows
-                    record.beat(self.match_id, state)
-                record.beat(self.match_id, self._beat)
+            for state in changes:  # a state left before its round still shows
+                record.beat(self.match_id, state)
             for _ in range(queued):
                 self._write(record, self._queue[0])
             for seq in marks:
@@ -193,10 +193,11 @@ class RecordWriter:
     def _due(self) -> bool:
         return self._beat is not None and time.monotonic() >= self._beaten + HEARTBEAT_SECONDS
 
-    def _file_kept(self, record: Record) -> bool:
-        """Whether the record's file is still the one written to, checked with each heartbeat:
-        a file that vanished is written back, once the loop has let go of it (False till then)."""
-        if not self._vanished and not (self._due() and record.vanished()):
+    def _file_kept(self, record: Record, due: bool) -> bool:
+        """Whether the record's file is still the one written to, checked with each heartbeat
+        (`due`): a file that vanished is written back, once the loop has let go of it (False
+        till then)."""
+        if not self._vanished and not (due and record.vanished()):
             return True
         self._vanished = True
         if not self._released.is_set():
