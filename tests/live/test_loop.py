@@ -9,6 +9,7 @@ from pytest import approx
 
 from rules.announcement import Code
 from rules.command import Command, Kind
+from tests.support.heartbeats import beats
 from tests.support.korean import spoken_pcm
 from tests.support.live import act_once, make_loop, spied
 from tests.support.sound import Take
@@ -171,20 +172,6 @@ def test_a_break_recorded_by_another_process_is_timed_by_the_loop(
     loop.close()
     kinds = [e.command.kind for e in record.load(1).events]
     assert kinds == [Kind.BREAK, Kind.TICK, Kind.TICK] and loop.ledger.match.pause is None
-
-
-
-
-def beats(monkeypatch):
-    """The heartbeats written to any record from now on, each state in turn."""
-    written, beat = [], Record.beat
-
-    def spy(record, match_id, state):
-        beat(record, match_id, state)
-        written.append(state)
-
-    monkeypatch.setattr(Record, "beat", spy)
-    return written
 
 
 def test_a_stalled_microphone_is_reopened_and_the_referee_told_both_times(

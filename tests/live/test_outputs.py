@@ -7,7 +7,8 @@ import pytest
 
 from rules.announcement import Code
 from rules.command import Command, Kind
-from tests.live.test_loop import beats, heard, listen
+from tests.live.test_loop import heard, listen
+from tests.support.heartbeats import beats
 from tests.support.korean import spoken_pcm
 from tests.support.live import make_loop, spied
 from tests.support.sound import Take

@@ -7,6 +7,7 @@ from datetime import datetime
 from importlib.resources import files
 
 from rules.state import Setup
+from tests.support.heartbeats import beats
 from tests.support.match import PLAYERS
 from voice.match_record.database import Record, RecordError
 from voice.match_record.liveness import Liveness
@@ -60,9 +61,7 @@ def test_a_state_left_before_the_writer_came_round_is_still_written(tmp_path, mo
     path = tmp_path / "m.sqlite3"
     with Record.open(path) as record:
         match = record.create_match(Setup("libre", 10, PLAYERS))
-    written, beat = [], Record.beat
-    monkeypatch.setattr(Record, "beat",
-                        lambda r, m, state: written.append(state) or beat(r, m, state))
+    written = beats(monkeypatch)
     writer = RecordWriter(path, match, log=lambda line: None)
     writer.start()
     with writer._wake:  # a microphone lost and back before the writer's next round
@@ -80,7 +79,7 @@ def test_a_state_changed_while_the_writer_writes_a_heartbeat_is_written_in_its_t
     path = tmp_path / "m.sqlite3"
     with Record.open(path) as record:
         match = record.create_match(Setup("libre", 10, PLAYERS))
-    written, beat, vanished = [], Record.beat, Record.vanished
+    written, vanished = beats(monkeypatch), Record.vanished
     writer = RecordWriter(path, match, log=lambda line: None)
 
     def checked(record):  # the writer's round is under way: the microphone is lost and back
@@ -89,8 +88,6 @@ def test_a_state_changed_while_the_writer_writes_a_heartbeat_is_written_in_its_t
             writer.beat(Liveness.LISTENING)
         return vanished(record)
 
-    monkeypatch.setattr(Record, "beat",
-                        lambda r, m, state: written.append(state) or beat(r, m, state))
     monkeypatch.setattr(Record, "vanished", checked)
     writer.start()
     writer.beat(Liveness.LISTENING)
