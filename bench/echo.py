@@ -8,10 +8,11 @@ Korean, standing for Greek through a phrase table, as in the tests) overlap an a
 follow it, or are not said at all (the PA alone). The real vosk model (the Korean test model)
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in every
 column (it is the second line), the canceller and the double-talk check that uses its
-measurements (a phrase no louder than the predicted echo is asked again) in the others; the
-«known» column starts each session with the echo gain `referee echo` measured in the same hall
-beforehand (the zone terms on the PA, the hall quiet), as `run` does with the echo kept for
-its devices.
+measurements (a phrase no louder than the predicted echo is asked again), and the second
+hearing of a command without the canceller (asked again when that lacks its words), in the
+others; the «known» column starts each session with the echo gain `referee echo` measured in
+the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
+echo kept for its devices.
 
     .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -41,7 +42,7 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound
 from voice.hearing.listener import Listener
 from voice.hearing.phrase_table import PhraseTable
-from voice.hearing.recognise import LoadedModel, load_model
+from voice.hearing.recognise import LoadedModel, Recogniser, load_model
 from voice.live.echo import ECHO_MS, EchoGuard
 from voice.live.verdict import Way, judge
 from voice.speaking.announcer import Played
@@ -98,6 +99,7 @@ class Tally:
     guarded: int = 0  # phrases the echo guard did not take
     asked: int = 0  # phrases no louder than the echo or unsure: the referee asked to say again
     cpu: float = 0.0  # seconds the canceller took
+    again: list[float] = field(default_factory=list)  # seconds each hearing without it took
     seconds: float = 0.0  # of audio
     wrong: list[str] = field(default_factory=list)
 
@@ -191,6 +193,19 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
     canceller = None if engine == "none" else EchoCanceller(
         played, captured=lambda: clock[0], engine=ENGINES[engine.removesuffix(KNOWN)](),
         known_gain=known)
+    if canceller is not None:  # as the live loop does: a command heard again without it
+        timer = Recogniser(model, listener.recogniser.grammar)  # a twin, to time that hearing
+        timer.time_decode()  # warm, as the listener's own is after its first
+
+        def uncancelled(seconds: float, skip: float) -> bytes | None:
+            audio = canceller.uncancelled(seconds, skip)
+            if audio is not None:
+                began = time.process_time()
+                timer.reading(audio)
+                tally.again.append(time.process_time() - began)
+            return audio
+
+        listener.uncancelled = uncancelled
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
     for offset in range(0, len(pcm), step):
@@ -210,7 +225,9 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             tally.asked += heard.command is not None  # the residue alone: nothing said
         elif way is Way.UNSURE:
             tally.asked += 1
-            tally.wrong.append(f"asked: {heard.phrase} or {heard.rival}@{clock[0] - START:.1f}")
+            without = " without the canceller" if heard.rival_uncancelled else ""
+            tally.wrong.append(f"asked: {heard.phrase} or{without} {heard.rival}"
+                               f"@{clock[0] - START:.1f}")
         elif way is Way.NOT_UNDERSTOOD:
             tally.not_understood += 1
         else:
@@ -259,8 +276,8 @@ def main() -> None:
     print(f"| PA against the referee | the PA taken for a command ({names}) | his phrase taken "
           f"as another command ({names}) | referee phrases right ({names})"
           f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
-          "audio |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "audio | commands heard again without it × CPU each |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -275,12 +292,14 @@ def main() -> None:
         each = tallies.values()
         cpu = ", ".join(f"{m} {1000 * t.cpu / t.seconds:.1f} ms" for m, t in tallies.items()
                         if m != "none")
+        again = ", ".join(f"{m} {len(t.again)} × {1000 * float(np.mean(t.again or [0])):.0f} ms"
+                          for m, t in tallies.items() if m != "none")
         print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
               f"{' / '.join(str(t.misheard) for t in each)} | "
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
               f"(of {tallies['none'].phrases}) | "
               f"{' / '.join(str(t.not_understood) for t in each)} | "
-              f"{' / '.join(str(t.asked) for t in each)} | {cpu} |", flush=True)
+              f"{' / '.join(str(t.asked) for t in each)} | {cpu} | {again} |", flush=True)
         if args.verbose:
             for mode, tally in tallies.items():
                 print(f"  {mode}: {tally.wrong}", file=sys.stderr)

@@ -21,7 +21,9 @@ from tests.support.korean import (
     speech,
     write_wav,
 )
-from voice.hearing.audio import read_wav
+from voice.audio_signal import resample, to_pcm16_bytes
+from voice.hearing.audio import TARGET_RATE, read_wav
+from voice.hearing.endpoint import Endpointer
 from voice.hearing.listener import Listener, coverage_report, hear_recording, speed_report
 from voice.hearing.phrase_table import PhraseTable, PhraseTableError
 from voice.hearing.recognise import LoadedModel, Recognised
@@ -200,3 +202,61 @@ def test_an_early_commit_whose_final_is_unsure_is_returned_to_be_undone(
     miss = Command(Kind.MISS)
     assert heard == [(miss, True, None, None)] + (
         [(miss, False, miss, "πόντος")] if rivals else [])
+
+
+def quiet_around(word: np.ndarray, seconds: float = 1.0) -> np.ndarray:
+    """`word` (22050 Hz) with `seconds` of quiet before and after, in a microphone's faint
+    noise (vosk misreads digital silence)."""
+    quiet = np.zeros(int(seconds * 22050), np.float32)
+    samples = np.concatenate([quiet, word, quiet])
+    return samples + np.random.default_rng(0).normal(0, 0.0005, len(samples)).astype(np.float32)
+
+
+def test_the_audio_heard_again_without_the_canceller_is_the_utterance_fed_to_vosk(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    samples = quiet_around(np.trim_zeros(speech("할아버지", tmp_path)))
+    pcm = to_pcm16_bytes(resample(samples, 22050, TARGET_RATE))
+    spans: list[tuple[float, float]] = []
+    listener = make_listener(korean_model)
+
+    def uncancelled(seconds: float, skip: float) -> None:
+        spans.append((seconds, skip))
+
+    listener.uncancelled = uncancelled
+    ((at, heard),) = hear_recording(listener, samples, 22050)
+    ((seconds, skip),) = spans
+    endpoint = Endpointer(listener.endpoint_ms or 0).feed(pcm)  # bytes into the recording
+    assert endpoint is not None and round((at - skip) * TARGET_RATE * 2) == endpoint
+    assert seconds == heard.seconds and heard.rival is None and not heard.rival_uncancelled
+
+
+@pytest.mark.parametrize(("before", "rival"), [
+    ("어제", "διόρθωση"), ("버스 할아버지 엄마", None), ("", "…"), (None, None)],
+    ids=["another command", "his words among the echo's", "nothing", "the canceller left it"])
+def test_a_command_the_microphone_heard_otherwise_before_the_canceller_has_that_as_rival(
+    korean_model: LoadedModel, tmp_path: Path, before: str | None, rival: str | None
+) -> None:
+    raw = None if before is None else to_pcm16_bytes(resample(quiet_around(
+        speech(before, tmp_path) if before else np.zeros(0, np.float32), 0.5), 22050,
+        TARGET_RATE))
+    listener = make_listener(korean_model)
+    listener.uncancelled = lambda seconds, skip: raw
+    samples = quiet_around(speech("할아버지", tmp_path))
+    ((_, heard),) = hear_recording(listener, samples, 22050)
+    assert (heard.phrase, heard.rival) == ("σκορ", rival)
+    assert heard.rival_uncancelled is (rival is not None)
+
+
+def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(
+    korean_model: LoadedModel, tmp_path: Path
+) -> None:
+    raw = to_pcm16_bytes(resample(quiet_around(speech("어제", tmp_path), 0.5), 22050,
+                                  TARGET_RATE))
+    listener = early_listener(korean_model)
+    listener.uncancelled = lambda seconds, skip: raw
+    samples = np.concatenate([np.zeros(22050 // 4, np.float32), speech("라디오", tmp_path)])
+    heard = [(h.command, h.early, h.replaces, h.rival)
+             for _, h in hear_recording(listener, samples, 22050)]
+    miss = Command(Kind.MISS)
+    assert heard == [(miss, True, None, None), (miss, False, miss, "διόρθωση")]

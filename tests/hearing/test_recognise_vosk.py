@@ -279,3 +279,14 @@ def test_a_reading_further_than_close_nats_from_the_best_is_no_rival(
     (far,) = blend(korean_model, speech, "라디오", "엄마", 0.7, close_nats=-1.0)
     # Which of the near readings vosk puts first can change from one decode to the next.
     assert near.rivals and far.rivals == () and far.text in {near.text, *near.rivals}
+
+
+@pytest.mark.parametrize("after", [0.2, 2.0], ids=["short quiet", "vosk's endpoint"])
+def test_a_reading_is_the_whole_audio_as_one_utterance(
+    grammar_recogniser: Recogniser, speech: dict[str, Path], after: float
+) -> None:
+    (first, rate), (second, _) = read_wav(speech["어제"]), read_wav(speech["할아버지"])
+    quiet = np.random.default_rng(0).normal(0, 0.0005, int(after * rate)).astype(np.float32)
+    pcm = to_pcm16_bytes(resample(np.concatenate([quiet[:rate // 10], first, second, quiet]),
+                                  rate, TARGET_RATE))
+    assert grammar_recogniser.reading(pcm).text == "어제 할아버지"

@@ -111,6 +111,25 @@ def test_a_pa_the_microphone_does_not_hear_leaves_the_referees_voice_untouched()
     pcm, out = cleaned(canceller, mic, clock)
     assert out[2 * start :] == pcm[2 * start :]  # AEC3 alone: his voice ~40 dB down
     assert not canceller.audibility.heard
+    assert canceller.uncancelled(1.0) is None  # nothing taken out, nothing to hear again
+
+
+def test_the_microphone_as_it_came_is_kept_where_the_pas_echo_was_taken_out():
+    # 11 s of the microphone; the PA plays its first 2 s, heard 6 dB down, 60 ms late.
+    rng = np.random.default_rng(0)
+    far = rng.normal(0, 0.1, 2 * TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, 11 * TARGET_RATE)
+    mic[960 : 960 + len(far)] += far * 10 ** (-6 / 20)
+    played, clock = PlayedSound(), [0.0]
+    played.add(far, TARGET_RATE, at=1.0)
+    canceller = EchoCanceller(played, captured=lambda: clock[0])
+    pcm, out = cleaned(canceller, mic, clock)
+    second = 2 * TARGET_RATE  # bytes
+    # 2.5–3 s: within the echo's reach after the PA (0.75 s); 5–6 s: long after it.
+    assert canceller.uncancelled(0.5, skip=8.0) == pcm[5 * second // 2 : 3 * second]
+    assert out[5 * second // 2 : 3 * second] != pcm[5 * second // 2 : 3 * second]
+    assert canceller.uncancelled(1.0, skip=5.0) is None
+    assert canceller.uncancelled(20.0) == pcm[-10 * second :]  # it keeps the last 10 s
 
 
 def play_match(tmp_path, korean_model, sound_devices, pcm, level_db):
@@ -214,3 +233,12 @@ def test_a_command_no_louder_than_the_echo_is_asked_again_not_taken(
     else:
         assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
         assert "not taken: «πόντος» was no louder than the PA's echo" in lines
+
+
+def test_the_loop_hears_each_command_again_as_the_microphone_had_it(
+    tmp_path, korean_model, sound_devices
+):
+    canceller = primed(-6)
+    loop, _ = make_loop(tmp_path, korean_model, canceller=canceller)
+    loop.close()
+    assert loop.listener.uncancelled == canceller.uncancelled

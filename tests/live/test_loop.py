@@ -115,22 +115,26 @@ def test_a_contradicted_early_commit_is_undone_before_the_final_command(
     assert loop.ledger.match.players[0].points == 1 and loop.ledger.match.at_table == 0
 
 
-@pytest.mark.parametrize("rival", [None, "άστοχο"], ids=["sure", "another command as likely"])
+@pytest.mark.parametrize(("rival", "uncancelled", "told"), [
+    (None, False, None),
+    ("άστοχο", False, "«πόντος» may as well have been «άστοχο»"),
+    ("άστοχο", True, "«πόντος» through the echo canceller, «άστοχο» without it")],
+    ids=["sure", "another command as likely", "heard otherwise before the echo canceller"])
 def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
-    tmp_path, korean_model, sound_devices, rival
+    tmp_path, korean_model, sound_devices, rival, uncancelled, told
 ):
     from voice.hearing.listener import Heard
 
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
-    kinds, codes = act_once(
-        loop, record, Heard("엄마", "πόντος", Command(Kind.POINT), 100.0, early=False, rival=rival))
+    kinds, codes = act_once(loop, record, Heard("엄마", "πόντος", Command(Kind.POINT), 100.0,
+                                                early=False, rival=rival,
+                                                rival_uncancelled=uncancelled))
     if rival is None:
         assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
     else:
         assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
-        assert ("not taken: «πόντος» may as well have been «άστοχο»; asking the referee to "
-                "repeat") in lines
+        assert f"not taken: {told}; asking the referee to repeat" in lines
 
 
 def test_an_early_commit_whose_final_is_unsure_is_undone_and_asked_again(

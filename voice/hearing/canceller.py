@@ -142,6 +142,7 @@ class EchoCanceller:
         self._end: float | None = None  # where the last chunk ended, on the microphone's clock
         self.audibility = Audibility()
         self.level = EchoLevel(known_gain)  # how loud the PA's echo in the microphone is
+        self._raw = bytearray()  # the microphone's latest KEPT_SECONDS, as it came
 
     def clean(self, pcm16: bytes) -> bytes:
         """The chunk without the PA's echo."""
@@ -152,7 +153,19 @@ class EchoCanceller:
         cleaned: np.ndarray = self._aec.process(near.astype(np.int16), reference)
         self.audibility.note(near, reference)
         self.level.note(near, reference)
+        self._raw += pcm16
+        del self._raw[: max(0, len(self._raw) - round(KEPT_SECONDS * TARGET_RATE) * 2)]
         return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
+
+    def uncancelled(self, seconds: float, skip: float = 0.0) -> bytes | None:
+        """The microphone's audio as it came, the `seconds` of it that ended `skip` seconds
+        ago, when the canceller took the PA's echo out of it (the PA heard in the microphone
+        and sounding in it or its echo's reach before it); otherwise None."""
+        if not self.audibility.heard or not self.level.sounded(seconds, skip):
+            return None
+        end = len(self._raw) - round(skip * TARGET_RATE) * 2
+        start = max(0, end - round(seconds * TARGET_RATE) * 2)
+        return bytes(self._raw[start:end]) if end > start else None
 
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` may be the PA's echo alone: the PA is heard

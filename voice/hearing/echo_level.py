@@ -4,6 +4,7 @@ louder than that could be the echo's residue, not the referee (a double-talk che
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 
 import numpy as np
 
@@ -76,6 +77,13 @@ class EchoLevel:
         phrase = np.array(self._mic)[-count:]
         loud = float(np.quantile(echo, LOUD_SHARE))
         return loud > 0 and float(np.quantile(phrase, LOUD_SHARE)) < loud * 10 ** (MARGIN_DB / 10)
+
+    def sounded(self, seconds: float, skip: float = 0.0) -> bool:
+        """Whether the PA played in the `seconds` of audio that ended `skip` seconds ago, or
+        within the echo's reach (its latency and reverberation) before them."""
+        end = len(self._far) - round(skip * 100)
+        start = max(0, end - round(seconds * 100) - LATE_FRAMES - TAIL_FRAMES)
+        return any(energy > 0 for energy in islice(self._far, start, max(start, end)))
 
     def _measure(self) -> None:
         mic, far = (np.array(side) for side in zip(*self._block, strict=True))

@@ -131,6 +131,11 @@ class Gate:
         audio, self._held = self._held + data, b""
         return audio, end is not None
 
+    @property
+    def waiting(self) -> int:
+        """Bytes fed after the last endpoint, waiting to start the next feed's audio."""
+        return len(self._carry)
+
     def finish(self) -> bytes:
         """End the utterance in progress: the audio of it not yet decoded ("" if none began)."""
         audio, _ = self.feed(b"")

@@ -3,7 +3,7 @@ endpoint and optionally committing a complete partial early."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, load_model
-from voice.hearing.understanding import phrase, understand
+from voice.hearing.understanding import UNKNOWN, phrase, understand
 from voice.translation import N_, Foreign, Line
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
@@ -36,6 +36,7 @@ class Heard:
     replaces: Command | None = None  # the early commit this final result contradicts or doubts
     seconds: float = 0.0  # the audio the utterance was decoded from, up to now
     rival: str | None = None  # a reading of it nearly as likely, meaning another command
+    rival_uncancelled: bool = False  # the rival is how the microphone's uncancelled audio reads
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
 
 
@@ -52,6 +53,10 @@ class Listener:
     returned), or, when it says something else or has a rival reading, is returned with
     `replaces` set to the early command, to be undone first. `aliases` (a referee's profile)
     map heard text, normalised, to the phrase it stands for.
+
+    With `uncancelled` set (an echo canceller's: the microphone's audio before it, over a span
+    of seconds ending some seconds ago, where the canceller changed it), a command is heard a
+    second time without the canceller: a reading there that lacks its words is its rival.
     """
 
     def __init__(
@@ -75,7 +80,10 @@ class Listener:
         self._settle = pcm_bytes(settle_ms)
         self._forms = {s: table.spell(s) if table else [s] for s in vocabulary.sentences}
         # ValueError when no phrase at all can be recognised.
-        self.recogniser = Recogniser(model, [f for forms in self._forms.values() for f in forms])
+        self._spellings = [f for forms in self._forms.values() for f in forms]
+        self.recogniser = Recogniser(model, self._spellings)
+        self.uncancelled: Callable[[float, float], bytes | None] | None = None
+        self._second: Recogniser | None = None  # hears the audio before the canceller
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
@@ -166,12 +174,29 @@ class Listener:
         text = result.text
         command, confidence = self.understand(text)
         rival = self.rival(command, result.rivals)
+        unheard = None if rival is not None or command is None else self._unheard(text, seconds)
+        if unheard is not None:
+            rival = self._phrase(unheard) or "…"  # "…": nothing heard there
         if committed is not None and command == committed and rival is None:
             return None  # confirms what was committed early
         if not text and committed is None:
             return None
         return Heard(text, self._phrase(text), command, confidence, early=False,
-                     replaces=committed, seconds=seconds, rival=rival, readings=result.rivals)
+                     replaces=committed, seconds=seconds, rival=rival,
+                     rival_uncancelled=unheard is not None, readings=result.rivals)
+
+    def _unheard(self, text: str, seconds: float) -> str | None:
+        """How the microphone heard the utterance of `seconds` before the echo canceller, when
+        none of its readings holds `text`'s words (the echo adds words, never takes his away)."""
+        waiting = 0 if self.gate is None else self.gate.waiting  # fed after its endpoint
+        audio = None if self.uncancelled is None else self.uncancelled(
+            seconds, waiting / pcm_bytes(1000))
+        if audio is None:
+            return None
+        if self._second is None:
+            self._second = Recogniser(self.recogniser.model, self._spellings)
+        heard = self._second.reading(audio)
+        return None if holds(text, (heard.text, *heard.rivals)) else heard.text
 
     def rival(self, command: Command | None, readings: tuple[str, ...]) -> str | None:
         """The phrase of one of `readings` (a text's rivals) that means another command than
@@ -194,6 +219,22 @@ class Listener:
 
     def _phrase(self, text: str) -> str:
         return phrase(text, self.table, self.aliases)
+
+
+def holds(text: str, readings: Iterable[str]) -> bool:
+    """Whether one of `readings` has `text`'s words in order, unknown words aside.
+
+    >>> holds("엄마", ["어제", "버스 엄마 [unk] 어제"])
+    True
+    >>> holds("할아버지", ["어제"]), holds("엄마 버스", ["버스 엄마"]), holds("엄마", [""])
+    (False, False, False)
+    """
+    words = [word for word in text.split() if word != UNKNOWN]
+    for reading in readings:
+        rest = iter(reading.split())
+        if all(word in rest for word in words):
+            return True
+    return False
 
 
 def load_listener(

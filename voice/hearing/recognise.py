@@ -112,6 +112,12 @@ class Recogniser:
         self._partial = ""
         return self._final(self._recogniser.FinalResult())
 
+    def reading(self, pcm16: bytes) -> Recognised:
+        """The final result of `pcm16` heard alone, as one utterance."""
+        self.reset()
+        ended = self.feed(pcm16, partials=False)  # vosk's endpoint, found after all of it
+        return self.finish() if ended is None else ended
+
     def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
         """Recognise a whole recording at any rate; return the final text of each utterance."""
         self.reset()

@@ -75,6 +75,8 @@ class LiveLoop:
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
+        if canceller is not None:  # a command it heard is heard again without the canceller
+            listener.uncancelled = canceller.uncancelled
         self.tone = tone  # the PA's tone as the shot clock warns
         self.keep_echo = keep_echo  # keeps the echo the canceller learns for the next session
         self.log = log
@@ -115,8 +117,10 @@ class LiveLoop:
             if heard.command is not None:  # maybe the referee's: he is asked to say it again
                 self.microphone.ask_again()
         elif verdict.way is Way.UNSURE:
-            self.log(Line(N_("not taken: «{phrase}» may as well have been «{rival}»; asking "
-                             "the referee to repeat"), phrase=heard.phrase,
+            self.log(Line(N_("not taken: «{phrase}» through the echo canceller, «{rival}» "
+                             "without it; asking the referee to repeat") if heard.rival_uncancelled
+                          else N_("not taken: «{phrase}» may as well have been «{rival}»; "
+                                  "asking the referee to repeat"), phrase=heard.phrase,
                           rival=heard.rival).shown())
             self.microphone.ask_again()
         elif verdict.way is Way.NOT_UNDERSTOOD:
