@@ -260,3 +260,19 @@ def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone
              for _, h in hear_recording(listener, samples, 22050)]
     miss = Command(Kind.MISS)
     assert heard == [(miss, True, None, None), (miss, False, miss, "διόρθωση")]
+
+
+@pytest.mark.parametrize(("before", "doubted"), [("라디오", False), ("어제", True)],
+                         ids=["the same words", "other words"])
+def test_without_a_grammar_the_second_hearing_is_free_form_too(
+    korean_model: LoadedModel, tmp_path: Path, before: str, doubted: bool
+) -> None:
+    static = LoadedModel(dataclasses.replace(korean_model.info, runtime_grammars=False),
+                         korean_model.vosk)  # the real model, decoding without a grammar
+    raw = to_pcm16_bytes(resample(quiet_around(speech(before, tmp_path), 0.5), 22050,
+                                  TARGET_RATE))
+    listener = make_listener(static)
+    listener.uncancelled = lambda seconds, skip: raw
+    ((_, heard),) = hear_recording(listener, quiet_around(speech("라디오", tmp_path)), 22050)
+    assert heard.command == Command(Kind.MISS)
+    assert (heard.rival is not None, heard.rival_uncancelled) == (doubted, doubted)
