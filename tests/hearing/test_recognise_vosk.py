@@ -239,7 +239,8 @@ def test_feed_without_partials_gives_only_the_final(
     pcm = to_pcm16_bytes(read_wav(clip)[0])
     events = [grammar_recogniser.feed(pcm[i : i + 3200], partials=False)
               for i in range(0, len(pcm), 3200)]
-    assert [e for e in events if e is not None] == [Recognised(PHRASE, final=True)]
+    # Its rival readings aside: one near the 3 nats may come or not from one decode to the next.
+    assert [(e.text, e.final) for e in events if e is not None] == [(PHRASE, True)]
 
 
 def blend(model: LoadedModel, clips: dict[str, Path], word: str, other: str,
