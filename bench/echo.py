@@ -14,7 +14,7 @@ others; the «known» column starts each session with the echo gain `referee ech
 the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
 echo kept for its devices.
 
-    .venv/bin/python bench/echo.py --rounds 9 --engines aec3  # speex: pip install speexdsp-aec
+    .venv/bin/python bench/echo.py --rounds 18 --engines aec3  # speex: pip install speexdsp-aec
 """
 
 from __future__ import annotations
