@@ -12,9 +12,10 @@ measurements (a phrase no louder than the predicted echo is asked again), and th
 hearing of a command without the canceller (asked again when that lacks its words), in the
 others; the «known» column starts each session with the echo gain `referee echo` measured in
 the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
-echo kept for its devices.
+echo kept for its devices. The last column: how much of his voice the canceller keeps where
+AEC3 in doubt cuts it, at the start of a phrase said over an announcement.
 
-    .venv/bin/python bench/echo.py --rounds 18 --engines aec3  # speex: pip install speexdsp-aec
+    .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ DELAYS_MS = (20, 50, 80, 120)  # one hall each: the PA's sound that late at the 
 LEVELS_DB = (-60, -23, -13, -3, 7)  # -60: a PA the microphone does not hear
 NOISE = 0.0005  # the microphone's own noise floor
 START = 1000.0  # the stream's first sample, on the bench's clock (seconds)
+ONSET_SECONDS = 0.2  # the start of a phrase, where AEC3 in doubt cuts the referee's voice
 
 
 @dataclass
@@ -77,6 +79,7 @@ class Said:
     phrase: str
     started: float
     ended: float
+    over: bool  # said over an announcement
 
 
 @dataclass
@@ -84,6 +87,7 @@ class Stream:
     """One hall's microphone: the referee's phrases, the PA's utterances, what the PA played."""
 
     mic: np.ndarray
+    referee: np.ndarray  # his voice alone, on the same samples
     said: list[Said]
     played: list[Played]
     pa: list[tuple[float, np.ndarray]]  # what the PA was given, and when
@@ -102,6 +106,7 @@ class Tally:
     again: list[float] = field(default_factory=list)  # seconds each hearing without it took
     seconds: float = 0.0  # of audio
     wrong: list[str] = field(default_factory=list)
+    onsets: list[float] = field(default_factory=list)  # dB of his voice kept, phrase by phrase
 
 
 def korean(text: str, folder: Path, speed: int) -> np.ndarray:
@@ -130,19 +135,21 @@ def build(hall: Hall, rounds: int, pa_sounds: list[tuple[str, np.ndarray]],
         if how < 2:
             parts.append((start, speech))
             said.append(Said(phrase, START + start / TARGET_RATE,
-                             START + (start + len(speech)) / TARGET_RATE))
+                             START + (start + len(speech)) / TARGET_RATE, how == 0))
             end = max(end, start + len(speech))
         at = end + int(rng.uniform(1.2, 2.0) * TARGET_RATE)
     mic = np.random.default_rng(seed).normal(0, NOISE, at + TARGET_RATE).astype(np.float32)
+    voice = np.zeros_like(mic)
     for first, speech in parts:
-        mic[first : first + len(speech)] += speech
+        voice[first : first + len(speech)] += speech
+    mic += voice
     for first, sound in pa:
         heard = hall(sound)[: len(mic) - first]
         mic[first : first + len(heard)] += heard
     played = [Played(text, START + first / TARGET_RATE, START + (first + len(s)) / TARGET_RATE)
               for (first, s), (text, _) in zip(pa, [pa_sounds[(seed + n) % len(pa_sounds)]
                                                      for n in range(rounds)], strict=True)]
-    return Stream(mic, said, played, [(START + f / TARGET_RATE, s) for f, s in pa])
+    return Stream(mic, voice, said, played, [(START + f / TARGET_RATE, s) for f, s in pa])
 
 
 class Speex:
@@ -208,6 +215,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         listener.uncancelled = uncancelled
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
+    out = bytearray()
     for offset in range(0, len(pcm), step):
         chunk = pcm[offset : offset + step]
         clock[0] = START + (offset + len(chunk)) / 2 / TARGET_RATE
@@ -215,6 +223,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             began = time.process_time()
             chunk = canceller.clean(chunk)
             tally.cpu += time.process_time() - began
+            out += chunk
         heard = listener.feed(chunk)
         if heard is None:
             continue
@@ -233,6 +242,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         else:
             taken.append((clock[0], heard.phrase, heard.command))
     tally.seconds += len(stream.mic) / TARGET_RATE
+    if canceller is not None:
+        tally.onsets += kept(np.frombuffer(bytes(out), "<i2") / 32768, stream)
     tally.phrases += len(stream.said)
     for said in stream.said:
         meant = vocabulary.parse(TABLE.translate(said.phrase))
@@ -248,6 +259,19 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
     tally.false += len(taken) - len(near)
     tally.wrong += [f"{phrase}@{at - START:.1f}" for at, phrase, _ in taken]
     return None if canceller is None else canceller.level.learned
+
+
+def kept(cleaned: np.ndarray, stream: Stream) -> list[float]:
+    """How much of the referee's voice the canceller kept in the first ONSET_SECONDS of each
+    phrase he said over an announcement: its level there against his voice alone, in dB."""
+    levels = []
+    for said in stream.said:
+        first = round((said.started - START) * TARGET_RATE)
+        onset = slice(first, first + round(ONSET_SECONDS * TARGET_RATE))
+        voice = float(np.sum(stream.referee[onset].astype(np.float64) ** 2))
+        if said.over and voice > 0:
+            levels.append(10 * np.log10(float(np.sum(cleaned[onset] ** 2)) / voice))
+    return levels
 
 
 def main() -> None:
@@ -276,8 +300,9 @@ def main() -> None:
     print(f"| PA against the referee | the PA taken for a command ({names}) | his phrase taken "
           f"as another command ({names}) | referee phrases right ({names})"
           f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
-          "audio | commands heard again without it × CPU each |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "audio | commands heard again without it × CPU each | his voice kept in the first "
+          f"{ONSET_SECONDS:g} s of a phrase said over an announcement (median, worst) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -294,12 +319,15 @@ def main() -> None:
                         if m != "none")
         again = ", ".join(f"{m} {len(t.again)} × {1000 * float(np.mean(t.again or [0])):.0f} ms"
                           for m, t in tallies.items() if m != "none")
+        onsets = ", ".join(f"{m} {float(np.median(t.onsets)):+.1f} dB, {min(t.onsets):+.0f} dB"
+                           for m, t in tallies.items() if m != "none")
         print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
               f"{' / '.join(str(t.misheard) for t in each)} | "
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
               f"(of {tallies['none'].phrases}) | "
               f"{' / '.join(str(t.not_understood) for t in each)} | "
-              f"{' / '.join(str(t.asked) for t in each)} | {cpu} | {again} |", flush=True)
+              f"{' / '.join(str(t.asked) for t in each)} | {cpu} | {again} | {onsets} |",
+              flush=True)
         if args.verbose:
             for mode, tally in tallies.items():
                 print(f"  {mode}: {tally.wrong}", file=sys.stderr)

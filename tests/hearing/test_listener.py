@@ -248,6 +248,21 @@ def test_a_command_the_microphone_heard_otherwise_before_the_canceller_has_that_
     assert heard.rival_uncancelled is (rival is not None)
 
 
+@pytest.mark.parametrize(("said", "before", "rival"), [
+    ("버스", "엄마 버스", "πόντος έξω"), ("엄마", "엄마 버스", None), ("버스", "버스 엄마", None)],
+    ids=["its start cut by the canceller", "the echo's word after his", "another phrase"])
+def test_another_command_with_words_before_his_without_the_canceller_is_its_rival(
+    korean_model: LoadedModel, tmp_path: Path, said: str, before: str, rival: str | None
+) -> None:
+    # AEC3 cuts the start of a phrase said over the PA: «πόντος έξω» came out as «έξω».
+    raw = to_pcm16_bytes(resample(quiet_around(speech(before, tmp_path), 0.5), 22050,
+                                  TARGET_RATE))
+    listener = make_listener(korean_model)
+    listener.uncancelled = lambda seconds, skip: raw
+    ((_, heard),) = hear_recording(listener, quiet_around(speech(said, tmp_path)), 22050)
+    assert (heard.text, heard.rival, heard.rival_uncancelled) == (said, rival, rival is not None)
+
+
 def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(
     korean_model: LoadedModel, tmp_path: Path
 ) -> None:

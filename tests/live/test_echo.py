@@ -5,6 +5,7 @@ the sound-device fake brings what the PA plays back into the microphone through 
 (tests/support/hall.py): late, reverberant, at a level against the referee's voice.
 """
 
+import subprocess
 import time
 
 import numpy as np
@@ -20,7 +21,8 @@ from tests.support.korean import spoken_pcm
 from tests.support.live import act_once, make_loop
 from tests.support.match import PLAYERS
 from voice import devices
-from voice.hearing.audio import TARGET_RATE
+from voice.audio_signal import resample
+from voice.hearing.audio import TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound, TappedOutput
 from voice.hearing.listener import Heard, Listener
 from voice.hearing.microphone import Microphone
@@ -83,7 +85,9 @@ def test_the_canceller_takes_the_pas_echo_out_of_the_microphone():
     canceller = EchoCanceller(played, captured=lambda: clock[0])
     left = np.frombuffer(cleaned(canceller, mic, clock)[1], "<i2") / 32768
     later = slice(len(left) // 2, len(left))  # once it has learnt the hall
-    assert np.mean(left[later] ** 2) < np.mean(mic[later] ** 2) / 3  # ~5 dB less echo (6.4 here)
+    # 3 dB less echo or more: 4.2 here. Given the PA's sound as played, AEC3 took the echo to be
+    # that loud and cut 6.4 dB, and as much of the referee's voice over it (the tests below).
+    assert np.mean(left[later] ** 2) < np.mean(mic[later] ** 2) / 2
 
 
 def cleaned(canceller, mic, clock):
@@ -185,6 +189,79 @@ def test_a_command_said_over_an_announcement_is_taken(tmp_path, korean_model, so
     assert kinds == [Kind.POINT, Kind.POINT, Kind.MISS], heard
     said_at = sound_devices.opens[-1] + len(first) / 2 / TARGET_RATE  # on the real-time fake
     assert on_pa[1].started <= said_at <= on_pa[1].ended  # over the second announcement
+
+
+def over_the_second_announcement(tmp_path, late):
+    """«πόντος», its announcement 0.3 s after it, «πόντος» again, then «άστοχο» 1 s after that,
+    over the next announcement, which starts `late` s after the «πόντος» (the loop's answer,
+    slower under load); the PA 23 dB down. The microphone, and what the PA played."""
+    parts = [np.frombuffer(spoken_pcm(tmp_path, [word], gap), "<i2") / 32768
+             for word, gap in (("엄마", 4.0), ("엄마", 1.0), ("라디오", 4.0))]
+    referee = np.concatenate(parts)
+    hall = Hall(60, -23, speech_rms(referee))
+    mic = referee + np.random.default_rng(0).normal(0, 0.0005, len(referee))
+    played = PlayedSound()
+    for points, (said, wait) in enumerate([(parts[0], 0.3), (parts[1], late)], start=1):
+        ended = int(np.flatnonzero(np.abs(said) > 0.01)[-1]) + 1  # the word's last sound
+        start = (len(parts[0]) if points == 2 else 0) + ended + int(wait * TARGET_RATE)
+        pa = greek(tmp_path, render(Announcement(Code.SCORE, player=PLAYERS[0], points=points)))
+        heard = hall(pa)[: len(mic) - start]
+        mic[start : start + len(heard)] += heard
+        played.add(pa, TARGET_RATE, at=1.0 + start / TARGET_RATE)  # cleaned()'s clock
+    return mic, played
+
+
+def greek(folder, utterance):
+    """espeak-ng's Greek voice saying `utterance`, at 16 kHz: the same samples every time (the
+    synthesiser's own vary in length by a few samples, and AEC3 with them)."""
+    path = folder / "pa.wav"
+    subprocess.run(["espeak-ng", "-v", "el", "-w", str(path), utterance.text], check=True)
+    samples, rate = read_wav(path)
+    return resample(samples, rate, TARGET_RATE).astype(np.float32)
+
+
+def test_a_command_said_early_in_an_announcement_is_heard(tmp_path, korean_model):
+    # «άστοχο» said 0.2–0.55 s into the announcement. Fed the PA's sound as played, AEC3 took
+    # the echo to be that loud and cut his word: 3 of these 8 were lost (which ones, changes
+    # with where the announcement falls, to the sample). The live test above lost it now and
+    # then, when the loop answered late.
+    listener = Listener(korean_model, Vocabulary(PLAYERS, Setup("three-cushion", 15,
+                                                                PLAYERS).rules), table=TABLE)
+    lost = []
+    for late in (0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15):
+        mic, played = over_the_second_announcement(tmp_path, late)
+        clock = [0.0]
+        canceller = EchoCanceller(played, captured=lambda clock=clock: clock[0])
+        listener.reset()
+        listener.uncancelled = canceller.uncancelled
+        _, out = cleaned(canceller, mic, clock)
+        heard = [h.command for h in hear_pcm(listener, out) if h.rival is None]
+        if heard != [POINT, POINT, MISS]:
+            lost.append((late, heard))
+    assert lost == []
+
+
+def hear_pcm(listener, pcm):
+    """What `listener` hears in `pcm` fed in 100 ms chunks."""
+    heard = (listener.feed(pcm[offset : offset + 3200]) for offset in range(0, len(pcm), 3200))
+    return [h for h in heard if h is not None]
+
+
+def test_aec3_is_given_the_pas_sound_at_its_echos_level():
+    # AEC3 takes an echo as loud as its reference until it has learnt the echo's path.
+    class Engine:
+        def process(self, near, far):
+            self.far = far
+            return near
+
+    far = np.random.default_rng(0).normal(0, 0.1, 1600).astype(np.float32)
+    played = PlayedSound()
+    played.add(far, TARGET_RATE, at=0.9)
+    for known, scale in [(None, 1.0), (0.01, 0.1), (4.0, 1.0)]:  # unknown, −20 dB, louder
+        engine = Engine()
+        canceller = EchoCanceller(played, captured=lambda: 1.0, engine=engine, known_gain=known)
+        canceller.clean(bytes(3200))
+        assert np.abs(engine.far - far * scale * 32768).max() <= 1, known
 
 
 def test_a_pa_the_microphone_does_not_hear_masks_no_phrase():

@@ -4,6 +4,7 @@ PA is heard in the microphone at all."""
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -131,7 +132,10 @@ class EchoCanceller:
     Chunks follow one another on the microphone's own sample clock; a stamp further than
     DRIFT_SECONDS from it (a reopened stream, a sound card's drift) re-anchors that clock.
     While the PA is not heard in the microphone, the chunk passes untouched: AEC3, knowing no
-    echo path, would take the referee's voice for the PA's (it still learns meanwhile).
+    echo path, would take the referee's voice for the PA's (it still learns meanwhile). For
+    the same reason AEC3 is given the PA's sound at its echo's level in the microphone: until
+    it has learnt the echo's path (in a reverberant hall, maybe never) it takes the echo to be
+    as loud as what it is given, and cuts his voice over an announcement down to that.
     """
 
     def __init__(self, played: PlayedSound, captured: Callable[[], float] = time.monotonic,
@@ -149,13 +153,21 @@ class EchoCanceller:
         near = np.frombuffer(pcm16, "<i2")
         start = self._start(len(near) / TARGET_RATE)
         far = self.played.between(start, len(near))
-        reference = np.clip(np.round(far * 32768.0), -32768, 32767).astype(np.int16)
-        cleaned: np.ndarray = self._aec.process(near.astype(np.int16), reference)
+        reference = _pcm16(far)
+        cleaned: np.ndarray = self._aec.process(near.astype(np.int16),
+                                                _pcm16(far * self.reference_scale))
         self.audibility.note(near, reference)
         self.level.note(near, reference)
         self._raw += pcm16
         del self._raw[: max(0, len(self._raw) - round(KEPT_SECONDS * TARGET_RATE) * 2)]
         return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
+
+    @property
+    def reference_scale(self) -> float:
+        """What the PA's sound is scaled by for AEC3: to the level of its echo in the
+        microphone, as measured (never above the sound as played); 1 until measured."""
+        gain = self.level.gain
+        return 1.0 if gain is None else min(1.0, math.sqrt(gain))
 
     def uncancelled(self, seconds: float, skip: float = 0.0) -> bytes | None:
         """The microphone's audio as it came, the `seconds` of it that ended `skip` seconds
@@ -179,3 +191,8 @@ class EchoCanceller:
             self._end = stamp - seconds
         start, self._end = self._end, self._end + seconds
         return start
+
+
+def _pcm16(samples: np.ndarray) -> np.ndarray:
+    """Float samples in [-1, 1] as int16 (clipped)."""
+    return np.clip(np.round(samples * 32768.0), -32768, 32767).astype(np.int16)

@@ -56,7 +56,8 @@ class Listener:
 
     With `uncancelled` set (an echo canceller's: the microphone's audio before it, over a span
     of seconds ending some seconds ago, where the canceller changed it), a command is heard a
-    second time without the canceller: a reading there that lacks its words is its rival.
+    second time without the canceller: a reading there that lacks its words, or is another
+    command with words before them, is its rival.
     """
 
     def __init__(
@@ -174,7 +175,8 @@ class Listener:
         text = result.text
         command, confidence = self.understand(text)
         rival = self.rival(command, result.rivals)
-        unheard = None if rival is not None or command is None else self._unheard(text, seconds)
+        unheard = None if rival is not None or command is None else self._unheard(
+            text, command, seconds)
         if unheard is not None:
             rival = self._phrase(unheard) or "…"  # "…": nothing heard there
         if committed is not None and command == committed and rival is None:
@@ -185,9 +187,11 @@ class Listener:
                      replaces=committed, seconds=seconds, rival=rival,
                      rival_uncancelled=unheard is not None, readings=result.rivals)
 
-    def _unheard(self, text: str, seconds: float) -> str | None:
+    def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
-        none of its readings holds `text`'s words (the echo adds words, never takes his away)."""
+        none of its readings holds `text`'s words (the echo adds words, never takes his away),
+        or one is another command with words before them (the canceller cuts the start of a
+        phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
         waiting = 0 if self.gate is None else self.gate.waiting  # fed after its endpoint
         audio = None if self.uncancelled is None else self.uncancelled(
             seconds, waiting / pcm_bytes(1000))
@@ -196,7 +200,13 @@ class Listener:
         if self._second is None:
             self._second = Recogniser(self.recogniser.model, self._spellings)
         heard = self._second.reading(audio)
-        return None if holds(text, (heard.text, *heard.rivals)) else heard.text
+        if not holds(text, (heard.text, *heard.rivals)):
+            return heard.text
+        for reading in (heard.text, *heard.rivals):
+            meant, _ = self.understand(reading)
+            if meant is not None and meant != command and leads(reading, text):
+                return reading
+        return None
 
     def rival(self, command: Command | None, readings: tuple[str, ...]) -> str | None:
         """The phrase of one of `readings` (a text's rivals) that means another command than
@@ -235,6 +245,21 @@ def holds(text: str, readings: Iterable[str]) -> bool:
         if all(word in rest for word in words):
             return True
     return False
+
+
+def leads(reading: str, text: str) -> bool:
+    """Whether `reading` has words of its own before `text`'s, then `text`'s words in order
+    (unknown words aside).
+
+    >>> leads("엄마 버스", "버스"), leads("엄마 버스", "엄마"), leads("[unk] 버스", "버스")
+    (True, False, False)
+    """
+    known = [word for word in reading.split() if word != UNKNOWN]
+    words = [word for word in text.split() if word != UNKNOWN]
+    if not words or words[0] not in known:
+        return False
+    first = known.index(words[0])
+    return first > 0 and holds(text, [" ".join(known[first:])])
 
 
 def load_listener(
