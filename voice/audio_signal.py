@@ -73,14 +73,19 @@ def _sinc_weights(dist: np.ndarray, scale: float, reach: int) -> np.ndarray:
     return scale * np.sinc(scale * dist) * window / np.i0(_KAISER_BETA)
 
 
-def to_pcm16_bytes(samples: np.ndarray) -> bytes:
-    """Convert float samples in [-1, 1] (clipped) or int16 samples to little-endian PCM bytes."""
+def to_pcm16(samples: np.ndarray) -> np.ndarray:
+    """Float samples in [-1, 1] (clipped) or int16 samples as int16 samples."""
     x = np.asarray(samples)
     if x.dtype == np.int16:
-        return x.astype("<i2").tobytes()
+        return x
     if not np.issubdtype(x.dtype, np.floating):
         raise ValueError(f"expected float samples in [-1, 1] or int16, got {x.dtype}")
-    return np.clip(np.round(x * 32768.0), -32768, 32767).astype("<i2").tobytes()
+    return np.clip(np.round(x * 32768.0), -32768, 32767).astype(np.int16)
+
+
+def to_pcm16_bytes(samples: np.ndarray) -> bytes:
+    """Convert float samples in [-1, 1] (clipped) or int16 samples to little-endian PCM bytes."""
+    return to_pcm16(samples).astype("<i2").tobytes()
 
 
 def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:

@@ -24,7 +24,7 @@ from voice import devices
 from voice.audio_signal import resample
 from voice.hearing.audio import TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound, TappedOutput
-from voice.hearing.listener import Heard, Listener
+from voice.hearing.listener import Heard, Listener, hear_recording
 from voice.hearing.microphone import Microphone
 from voice.hearing.phrase_table import PhraseTable
 from voice.live.echo import EchoGuard
@@ -232,19 +232,13 @@ def test_a_command_said_early_in_an_announcement_is_heard(tmp_path, korean_model
         mic, played = over_the_second_announcement(tmp_path, late)
         clock = [0.0]
         canceller = EchoCanceller(played, captured=lambda clock=clock: clock[0])
-        listener.reset()
         listener.uncancelled = canceller.uncancelled
-        _, out = cleaned(canceller, mic, clock)
-        heard = [h.command for h in hear_pcm(listener, out) if h.rival is None]
+        out = np.frombuffer(cleaned(canceller, mic, clock)[1], "<i2") / 32768
+        heard = [h.command for _, h in hear_recording(listener, out, TARGET_RATE)
+                 if h.rival is None]
         if heard != [POINT, POINT, MISS]:
             lost.append((late, heard))
     assert lost == []
-
-
-def hear_pcm(listener, pcm):
-    """What `listener` hears in `pcm` fed in 100 ms chunks."""
-    heard = (listener.feed(pcm[offset : offset + 3200]) for offset in range(0, len(pcm), 3200))
-    return [h for h in heard if h is not None]
 
 
 def test_aec3_is_given_the_pas_sound_at_its_echos_level():

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 from pywebrtc_audio import EchoCanceller as Aec3
 
-from voice.audio_signal import resample
+from voice.audio_signal import resample, to_pcm16
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.echo_level import FRAME, EchoLevel, frame_energies
 
@@ -153,9 +153,9 @@ class EchoCanceller:
         near = np.frombuffer(pcm16, "<i2")
         start = self._start(len(near) / TARGET_RATE)
         far = self.played.between(start, len(near))
-        reference = _pcm16(far)
+        reference = to_pcm16(far)
         cleaned: np.ndarray = self._aec.process(near.astype(np.int16),
-                                                _pcm16(far * self.reference_scale))
+                                                to_pcm16(far * self.reference_scale))
         self.audibility.note(near, reference)
         self.level.note(near, reference)
         self._raw += pcm16
@@ -191,8 +191,3 @@ class EchoCanceller:
             self._end = stamp - seconds
         start, self._end = self._end, self._end + seconds
         return start
-
-
-def _pcm16(samples: np.ndarray) -> np.ndarray:
-    """Float samples in [-1, 1] as int16 (clipped)."""
-    return np.clip(np.round(samples * 32768.0), -32768, 32767).astype(np.int16)
