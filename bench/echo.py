@@ -9,11 +9,14 @@ follow it, or are not said at all (the PA alone). The real vosk model (the Korea
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in every
 column (it is the second line), the canceller and the double-talk check that uses its
 measurements (a phrase no louder than the predicted echo is asked again), and the second
-hearing of a command without the canceller (asked again when that lacks its words), in the
-others; the «known» column starts each session with the echo gain `referee echo` measured in
+hearing of a command without the canceller (asked again when that lacks its words), and of
+a phrase it left nothing of (asked again when louder than the echo and a command there), in
+the others; the «known» column starts each session with the echo gain `referee echo` measured in
 the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
-echo kept for its devices. The last column: how much of his voice the canceller keeps where
-AEC3 in doubt cuts it, at the start of a phrase said over an announcement.
+echo kept for its devices. «Missed with no word to him»: his phrases neither taken nor
+answered with «επανάλαβε» or «δεν κατάλαβα». The last column: how much of his voice the
+canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said over an
+announcement.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -37,7 +40,7 @@ from rules.announcement import Announcement, Code
 from rules.discipline import discipline
 from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
-from voice.audio_signal import resample, to_pcm16_bytes
+from voice.audio_signal import from_pcm16_bytes, resample, to_pcm16, to_pcm16_bytes
 from voice.cli.echo import ROUNDS, terms
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound
@@ -102,6 +105,7 @@ class Tally:
     not_understood: int = 0  # «δεν κατάλαβα» on the headset
     guarded: int = 0  # phrases the echo guard did not take
     asked: int = 0  # phrases no louder than the echo or unsure: the referee asked to say again
+    silent: int = 0  # his phrases neither taken nor answered («επανάλαβε», «δεν κατάλαβα»)
     cpu: float = 0.0  # seconds the canceller took
     again: list[float] = field(default_factory=list)  # seconds each hearing without it took
     seconds: float = 0.0  # of audio
@@ -161,7 +165,7 @@ class Speex:
         self.aec = SpeexAec(TARGET_RATE, frame_ms=10, filter_tail_ms=tail_ms)
 
     def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
-        return np.frombuffer(self.aec.process(near, far), "<i2")
+        return from_pcm16_bytes(self.aec.process(to_pcm16(near), to_pcm16(far)))
 
 
 ENGINES = {"aec3": lambda: None, "speex": lambda: Speex(300)}  # None: the canceller's own
@@ -213,8 +217,10 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             return audio
 
         listener.uncancelled = uncancelled
+        listener.louder = canceller.louder
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
+    told: list[float] = []  # when the referee was asked to say again or told not understood
     out = bytearray()
     for offset in range(0, len(pcm), step):
         chunk = pcm[offset : offset + step]
@@ -230,15 +236,23 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         way = judge(heard, guard, canceller, clock[0]).way
         if way is Way.ECHO:
             tally.guarded += 1
+            tally.wrong.append(f"the PA's: {heard.phrase}@{clock[0] - START:.1f}")
         elif way is Way.DROWNED:
             tally.asked += heard.command is not None  # the residue alone: nothing said
+            if heard.command is not None:
+                told.append(clock[0])
+                tally.wrong.append(f"drowned: {heard.phrase}@{clock[0] - START:.1f}")
         elif way is Way.UNSURE:
             tally.asked += 1
+            told.append(clock[0])
             without = " without the canceller" if heard.rival_uncancelled else ""
-            tally.wrong.append(f"asked: {heard.phrase} or{without} {heard.rival}"
-                               f"@{clock[0] - START:.1f}")
+            asked = (f"lost by the canceller, {heard.phrase} without it" if heard.lost
+                     else f"{heard.phrase} or{without} {heard.rival}")
+            tally.wrong.append(f"asked: {asked}@{clock[0] - START:.1f}")
         elif way is Way.NOT_UNDERSTOOD:
             tally.not_understood += 1
+            told.append(clock[0])
+            tally.wrong.append(f"not understood: {heard.text}@{clock[0] - START:.1f}")
         else:
             taken.append((clock[0], heard.phrase, heard.command))
     tally.seconds += len(stream.mic) / TARGET_RATE
@@ -254,6 +268,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             taken.remove(match)
         else:
             tally.wrong.append(f"missed {said.phrase}@{said.started - START:.1f}")
+            tally.silent += not any(said.started <= at <= said.ended + 1.5 for at in told)
     near = [t for t in taken if any(s.started <= t[0] <= s.ended + 1.5 for s in stream.said)]
     tally.misheard += len(near)
     tally.false += len(taken) - len(near)
@@ -299,10 +314,11 @@ def main() -> None:
     names = " / ".join(modes)
     print(f"| PA against the referee | the PA taken for a command ({names}) | his phrase taken "
           f"as another command ({names}) | referee phrases right ({names})"
-          f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | canceller CPU per second of "
+          f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | his phrases missed with no "
+          f"word to him ({names}) | canceller CPU per second of "
           "audio | commands heard again without it × CPU each | his voice kept in the first "
           f"{ONSET_SECONDS:g} s of a phrase said over an announcement (median, worst) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -326,7 +342,8 @@ def main() -> None:
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
               f"(of {tallies['none'].phrases}) | "
               f"{' / '.join(str(t.not_understood) for t in each)} | "
-              f"{' / '.join(str(t.asked) for t in each)} | {cpu} | {again} | {onsets} |",
+              f"{' / '.join(str(t.asked) for t in each)} | "
+              f"{' / '.join(str(t.silent) for t in each)} | {cpu} | {again} | {onsets} |",
               flush=True)
         if args.verbose:
             for mode, tally in tallies.items():

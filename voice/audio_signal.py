@@ -88,6 +88,15 @@ def to_pcm16_bytes(samples: np.ndarray) -> bytes:
     return to_pcm16(samples).astype("<i2").tobytes()
 
 
+def from_pcm16_bytes(pcm16: bytes) -> np.ndarray:
+    """16-bit little-endian PCM as float32 samples in [-1, 1).
+
+    >>> from_pcm16_bytes(to_pcm16_bytes(np.array([0.5, -1.0]))).tolist()
+    [0.5, -1.0]
+    """
+    return np.frombuffer(pcm16, "<i2").astype(np.float32) / 32768.0
+
+
 def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:
     """Write mono samples (float in [-1, 1], or int16) to `path` as a 16-bit WAV file."""
     with wave.open(str(path), "wb") as wav:

@@ -88,3 +88,23 @@ def test_only_a_gain_measured_over_enough_blocks_is_learned_for_the_next_session
     for start in range(0, len(mic), CHUNK):
         level.note(pcm(mic[start : start + CHUNK]), pcm(far[start : start + CHUNK]))
     assert level.measured == 9 and abs(10 * np.log10(level.learned or 1) + 13) < 1
+
+
+def test_once_the_echos_delay_is_measured_a_soft_phrase_right_after_the_pa_is_taken():
+    # Until its delay is known the echo is looked for anywhere in the 250 ms before, so it is
+    # taken to last that long at full strength after the PA stops.
+    mic, far = hall(4.0, -6)
+    after = np.random.default_rng(2).normal(0, 0.0005, TARGET_RATE * 85 // 100)
+    voice = np.random.default_rng(3).normal(0, 0.035, TARGET_RATE * 6 // 10)  # ~5 dB under it
+    after[TARGET_RATE * 15 // 100 : TARGET_RATE * 75 // 100] += voice  # 0.15 s after the PA
+    level = fed(np.concatenate([mic, after]), np.concatenate([far, np.zeros(len(after))]))
+    assert level.delay == DELAY // (TARGET_RATE // 100)  # 60 ms, in 10 ms frames
+    assert not level.masks(0.7)
+    assert fed(mic, far).masks(0.7)  # the echo's own sound, just before, still is its echo
+
+
+def test_the_echos_delay_is_not_guessed_from_too_little():
+    assert fed(*hall(2.0, -6)).delay is None  # four blocks measured
+    level = fed(*hall(4.5, -6))
+    assert level.delay == DELAY // (TARGET_RATE // 100)
+    assert fed(np.zeros(5 * TARGET_RATE), np.zeros(5 * TARGET_RATE)).delay is None  # no PA

@@ -263,6 +263,24 @@ def test_another_command_with_words_before_his_without_the_canceller_is_its_riva
     assert (heard.text, heard.rival, heard.rival_uncancelled) == (said, rival, rival is not None)
 
 
+@pytest.mark.parametrize(("before", "louder", "lost"), [
+    ("할아버지", True, "σκορ"), ("할아버지", False, None), ("", True, None)],
+    ids=["a command louder than the echo", "no louder than the echo", "nothing there either"])
+def test_a_phrase_the_canceller_left_nothing_of_is_heard_again_without_it(
+    korean_model: LoadedModel, tmp_path: Path, before: str, louder: bool, lost: str | None
+) -> None:
+    raw = to_pcm16_bytes(resample(quiet_around(
+        speech(before, tmp_path) if before else np.zeros(0, np.float32), 0.5), 22050,
+        TARGET_RATE))
+    listener = make_listener(korean_model)
+    listener.uncancelled = lambda seconds, skip: raw
+    listener.louder = lambda seconds: louder
+    residue = np.random.default_rng(0).normal(0, 0.1, 11025).astype(np.float32)  # read as ""
+    heard = [(h.phrase, h.command, h.lost)
+             for _, h in hear_recording(listener, quiet_around(residue), 22050)]
+    assert heard == ([(lost, Command(Kind.SCORE), True)] if lost else [])
+
+
 def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(
     korean_model: LoadedModel, tmp_path: Path
 ) -> None:

@@ -115,13 +115,16 @@ def test_a_contradicted_early_commit_is_undone_before_the_final_command(
     assert loop.ledger.match.players[0].points == 1 and loop.ledger.match.at_table == 0
 
 
-@pytest.mark.parametrize(("rival", "uncancelled", "told"), [
-    (None, False, None),
-    ("άστοχο", False, "«πόντος» may as well have been «άστοχο»"),
-    ("άστοχο", True, "«πόντος» through the echo canceller, «άστοχο» without it")],
-    ids=["sure", "another command as likely", "heard otherwise before the echo canceller"])
+@pytest.mark.parametrize(("rival", "uncancelled", "lost", "told"), [
+    (None, False, False, None),
+    ("άστοχο", False, False, "«πόντος» may as well have been «άστοχο»"),
+    ("άστοχο", True, False, "«πόντος» through the echo canceller, «άστοχο» without it"),
+    (None, False, True, "«πόντος» heard only without the echo canceller, which left nothing "
+                        "of it")],
+    ids=["sure", "another command as likely", "heard otherwise before the echo canceller",
+         "heard only before the echo canceller"])
 def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
-    tmp_path, korean_model, sound_devices, rival, uncancelled, told
+    tmp_path, korean_model, sound_devices, rival, uncancelled, lost, told
 ):
     from voice.hearing.listener import Heard
 
@@ -129,8 +132,8 @@ def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
     kinds, codes = act_once(loop, record, Heard("엄마", "πόντος", Command(Kind.POINT), 100.0,
                                                 early=False, rival=rival,
-                                                rival_uncancelled=uncancelled))
-    if rival is None:
+                                                rival_uncancelled=uncancelled, lost=lost))
+    if told is None:
         assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
     else:
         assert kinds == [] and codes == [LoopCode.SAY_AGAIN]

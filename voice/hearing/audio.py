@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from rules.errors import RefereeError
+from voice.audio_signal import from_pcm16_bytes
 from voice.translation import N_
 
 TARGET_RATE = 16000
@@ -72,7 +73,7 @@ def _decode(raw: bytes, tag: int, bits: int, path: Path) -> np.ndarray:
     if tag == _PCM and bits == 8:
         return (np.frombuffer(raw, np.uint8).astype(np.float32) - 128.0) / 128.0
     if tag == _PCM and bits == 16:
-        return np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
+        return from_pcm16_bytes(raw)
     if tag == _PCM and bits == 24:
         b = np.frombuffer(raw, np.uint8).reshape(-1, 3).astype(np.int32)
         value = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)

@@ -12,10 +12,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-import numpy as np
-
 from rules.normalise import normalise
-from voice.audio_signal import resample, to_pcm16_bytes
+from voice.audio_signal import from_pcm16_bytes, resample, to_pcm16_bytes
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, read_wav
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, MAX_ENDPOINT_MS, Endpointer
 from voice.hearing.listener import Heard, Listener, hear_recording
@@ -102,7 +100,7 @@ def _take_order(path: Path) -> tuple[int, str]:
 def judge(listener: Listener, take: Take) -> Judged:
     """Run `take` through the live pipeline and judge what it acted on against the phrase."""
     started = time.perf_counter()
-    samples = np.frombuffer(take.pcm16, "<i2").astype(np.float32) / 32768
+    samples = from_pcm16_bytes(take.pcm16)
     heard = hear_recording(listener, samples, TARGET_RATE)
     seconds = time.perf_counter() - started
     found = tuple(h for _, h in heard)

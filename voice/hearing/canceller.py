@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 from pywebrtc_audio import EchoCanceller as Aec3
 
-from voice.audio_signal import resample, to_pcm16
+from voice.audio_signal import from_pcm16_bytes, resample, to_pcm16, to_pcm16_bytes
 from voice.hearing.audio import TARGET_RATE
 from voice.hearing.echo_level import FRAME, EchoLevel, frame_energies
 
@@ -117,8 +117,8 @@ class Audibility:
 
 
 class Engine(Protocol):
-    """An echo canceller's core: int16 microphone and reference samples → the microphone's
-    without the echo (pywebrtc_audio.EchoCanceller, AEC3)."""
+    """An echo canceller's core: float32 microphone and reference samples (full scale 1, the
+    reference maybe beyond) → the microphone's without the echo (pywebrtc_audio's AEC3)."""
 
     def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
         """The near-end samples without the far end's echo."""
@@ -154,20 +154,21 @@ class EchoCanceller:
         start = self._start(len(near) / TARGET_RATE)
         far = self.played.between(start, len(near))
         reference = to_pcm16(far)
-        cleaned: np.ndarray = self._aec.process(near.astype(np.int16),
-                                                to_pcm16(far * self.reference_scale))
+        cleaned: np.ndarray = self._aec.process(
+            from_pcm16_bytes(pcm16), (far * self.reference_scale).astype(np.float32))
         self.audibility.note(near, reference)
         self.level.note(near, reference)
         self._raw += pcm16
         del self._raw[: max(0, len(self._raw) - round(KEPT_SECONDS * TARGET_RATE) * 2)]
-        return cleaned.astype("<i2").tobytes() if self.audibility.heard else pcm16
+        return to_pcm16_bytes(cleaned) if self.audibility.heard else pcm16
 
     @property
     def reference_scale(self) -> float:
         """What the PA's sound is scaled by for AEC3: to the level of its echo in the
-        microphone, as measured (never above the sound as played); 1 until measured."""
+        microphone, as measured (above the sound as played when the echo is louder than it);
+        1 until measured."""
         gain = self.level.gain
-        return 1.0 if gain is None else min(1.0, math.sqrt(gain))
+        return 1.0 if gain is None else math.sqrt(gain)
 
     def uncancelled(self, seconds: float, skip: float = 0.0) -> bytes | None:
         """The microphone's audio as it came, the `seconds` of it that ended `skip` seconds
@@ -178,6 +179,11 @@ class EchoCanceller:
         end = len(self._raw) - round(skip * TARGET_RATE) * 2
         start = max(0, end - round(seconds * TARGET_RATE) * 2)
         return bytes(self._raw[start:end]) if end > start else None
+
+    def louder(self, seconds: float) -> bool:
+        """Whether the phrase in the last `seconds` was louder than the PA's echo there, as its
+        sound predicts it (or the echo's level is not known yet)."""
+        return not self.level.masks(seconds)
 
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` may be the PA's echo alone: the PA is heard

@@ -18,6 +18,7 @@ KEPT_GAINS = 100  # the latest blocks' gains, whose median is the echo's gain ..
 FEW_GAINS = 8  # ... once there are this many; before, their least (the referee's voice only adds)
 LATE_FRAMES = 25  # the echo reaches the microphone within 250 ms (latency, distance) ...
 TAIL_FRAMES = 50  # ... and dies away over the next 500 ms of reverberation
+SPREAD_FRAMES = 3  # once its delay is measured, the echo is looked for this many frames about it
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
 MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
 LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
@@ -73,10 +74,28 @@ class EchoLevel:
         if gain is None or not count:
             return False
         far = np.array(self._far)[-(count + LATE_FRAMES + TAIL_FRAMES) :]
-        echo = gain * _predicted(far)[-count:]
+        echo = gain * _predicted(far, self.delay)[-count:]
         phrase = np.array(self._mic)[-count:]
         loud = float(np.quantile(echo, LOUD_SHARE))
         return loud > 0 and float(np.quantile(phrase, LOUD_SHARE)) < loud * 10 ** (MARGIN_DB / 10)
+
+    @property
+    def delay(self) -> int | None:
+        """The frames the echo comes after the PA's sound: the lag (up to LATE_FRAMES) at which
+        the microphone's loudness follows the PA's best; None until this session has measured
+        FEW_GAINS blocks."""
+        if self.measured < FEW_GAINS:
+            return None
+        mic, far = (np.log10(np.array(side) + 1.0) for side in (self._mic, self._far))
+        count = len(mic) - LATE_FRAMES
+        played = far[:count] - far[:count].mean()
+        if count < BLOCK_FRAMES or not played.any():
+            return None
+        scores = []
+        for lag in range(LATE_FRAMES + 1):
+            heard = mic[lag : lag + count] - mic[lag : lag + count].mean()
+            scores.append(float(played @ heard) / (float(np.linalg.norm(heard)) or 1.0))
+        return int(np.argmax(scores))
 
     def sounded(self, seconds: float, skip: float = 0.0) -> bool:
         """Whether the PA played in the `seconds` of audio that ended `skip` seconds ago, or
@@ -101,15 +120,20 @@ def frame_energies(samples: np.ndarray) -> list[float]:
     return energies
 
 
-def _predicted(far: np.ndarray) -> np.ndarray:
+def _predicted(far: np.ndarray, delay: int | None = None) -> np.ndarray:
     """The echo's energy in each frame, for a PA energy of 1 at the microphone: the loudest
-    the PA played in the last LATE_FRAMES, then falling by DECAY_DB a frame over TAIL_FRAMES.
+    the PA played `delay` ± SPREAD_FRAMES frames before (unknown: in the last LATE_FRAMES),
+    then falling by DECAY_DB a frame over TAIL_FRAMES.
 
     >>> [round(float(x), 2) for x in _predicted(np.array([1.0] + [0.0] * 27))][-3:]
     [1.0, 0.87, 0.76]
+    >>> [round(float(x), 2) for x in _predicted(np.array([1.0] + [0.0] * 9), delay=5)]
+    [0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.87]
     """
+    first, last = (0, LATE_FRAMES) if delay is None else (
+        max(0, delay - SPREAD_FRAMES), delay + SPREAD_FRAMES)
     out = np.zeros(len(far))
-    for lag in range(min(LATE_FRAMES + TAIL_FRAMES + 1, len(far))):
-        weight = 10 ** (-DECAY_DB * max(0, lag - LATE_FRAMES) / 10)
+    for lag in range(first, min(last + TAIL_FRAMES + 1, len(far))):
+        weight = 10 ** (-DECAY_DB * max(0, lag - last) / 10)
         out[lag:] = np.maximum(out[lag:], far[: len(far) - lag] * weight)
     return out

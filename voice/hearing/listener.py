@@ -3,7 +3,7 @@ endpoint and optionally committing a complete partial early."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +37,7 @@ class Heard:
     seconds: float = 0.0  # the audio the utterance was decoded from, up to now
     rival: str | None = None  # a reading of it nearly as likely, meaning another command
     rival_uncancelled: bool = False  # the rival is how the microphone's uncancelled audio reads
+    lost: bool = False  # heard only without the echo canceller: it left nothing of the phrase
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
 
 
@@ -57,7 +58,10 @@ class Listener:
     With `uncancelled` set (an echo canceller's: the microphone's audio before it, over a span
     of seconds ending some seconds ago, where the canceller changed it), a command is heard a
     second time without the canceller: a reading there that lacks its words, or is another
-    command with words before them, is its rival.
+    command without them or with words before them, is its rival. With `louder` set too
+    (whether the phrase in the last seconds was louder than the PA's echo), a phrase the
+    canceller left nothing of, louder than the echo, is heard again there: read as a command,
+    it is returned `lost`.
     """
 
     def __init__(
@@ -84,6 +88,7 @@ class Listener:
         self._spellings = [f for forms in self._forms.values() for f in forms]
         self.recogniser = Recogniser(model, self._spellings)
         self.uncancelled: Callable[[float, float], bytes | None] | None = None
+        self.louder: Callable[[float], bool] | None = None
         self._second: Recogniser | None = None  # hears the audio before the canceller
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
@@ -182,7 +187,7 @@ class Listener:
         if committed is not None and command == committed and rival is None:
             return None  # confirms what was committed early
         if not text and committed is None:
-            return None
+            return self._lost(seconds)
         return Heard(text, self._phrase(text), command, confidence, early=False,
                      replaces=committed, seconds=seconds, rival=rival,
                      rival_uncancelled=unheard is not None, readings=result.rivals)
@@ -190,8 +195,34 @@ class Listener:
     def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
-        or one is another command with words before them (the canceller cuts the start of a
-        phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
+        or one is another command without them, or with words before them (the canceller cuts
+        the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
+        heard = self._heard_uncancelled(seconds)
+
+        def another(reading: str) -> bool:
+            meant, _ = self.understand(reading)
+            return meant is not None and meant != command
+
+        return None if heard is None else second_rival(text, (heard.text, *heard.rivals),
+                                                       another)
+
+    def _lost(self, seconds: float) -> Heard | None:
+        """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
+        before the canceller, when it was louder than the PA's echo and reads as a command."""
+        if self.louder is None or not seconds or not self.louder(seconds):
+            return None
+        heard = self._heard_uncancelled(seconds)
+        if heard is None:
+            return None
+        command, confidence = self.understand(heard.text)
+        if command is None:
+            return None
+        return Heard(heard.text, self._phrase(heard.text), command, confidence, early=False,
+                     seconds=seconds, lost=True, readings=heard.rivals)
+
+    def _heard_uncancelled(self, seconds: float) -> Recognised | None:
+        """How the microphone's audio before the canceller reads, over the utterance of
+        `seconds` just ended; None where the canceller did not change it."""
         waiting = 0 if self.gate is None else self.gate.waiting  # fed after its endpoint
         audio = None if self.uncancelled is None else self.uncancelled(
             seconds, waiting / pcm_bytes(1000))
@@ -199,14 +230,7 @@ class Listener:
             return None
         if self._second is None:
             self._second = Recogniser(self.recogniser.model, self._spellings)
-        heard = self._second.reading(audio)
-        if not holds(text, (heard.text, *heard.rivals)):
-            return heard.text
-        for reading in (heard.text, *heard.rivals):
-            meant, _ = self.understand(reading)
-            if meant is not None and meant != command and leads(reading, text):
-                return reading
-        return None
+        return self._second.reading(audio)
 
     def rival(self, command: Command | None, readings: tuple[str, ...]) -> str | None:
         """The phrase of one of `readings` (a text's rivals) that means another command than
@@ -245,6 +269,28 @@ def holds(text: str, readings: Iterable[str]) -> bool:
         if all(word in rest for word in words):
             return True
     return False
+
+
+def second_rival(text: str, readings: Sequence[str],
+                 another: Callable[[str], bool]) -> str | None:
+    """The reading of a second hearing without the canceller (best first) that is `text`'s
+    rival: the best when none holds `text`'s words (the echo adds words, never takes his
+    away); else the first that is `another` command and lacks them or has words before them.
+
+    >>> another = lambda reading: reading in ("어제", "엄마 버스", "라디오")
+    >>> second_rival("버스", ["버스 어제", "어제"], another)  # «διόρθωση» read «έξω» through it
+    '어제'
+    >>> second_rival("버스", ["엄마 버스"], another)  # «πόντος έξω» with its start cut
+    '엄마 버스'
+    >>> second_rival("할아버지", ["버스 라디오"], another)  # his words not heard there
+    '버스 라디오'
+    >>> second_rival("엄마", ["엄마 버스", "엄마"], another) is None  # the echo's word after his
+    True
+    """
+    if not holds(text, readings):
+        return readings[0]
+    return next((reading for reading in readings if another(reading)
+                 and (leads(reading, text) or not holds(text, [reading]))), None)
 
 
 def leads(reading: str, text: str) -> bool:

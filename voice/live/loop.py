@@ -75,8 +75,9 @@ class LiveLoop:
         self.confirm = confirm  # name on the headset each command the PA does not voice back
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
-        if canceller is not None:  # a command it heard is heard again without the canceller
-            listener.uncancelled = canceller.uncancelled
+        if canceller is not None:  # a command it heard, or a phrase it lost, is heard again
+            listener.uncancelled = canceller.uncancelled  # without the canceller
+            listener.louder = canceller.louder
         self.tone = tone  # the PA's tone as the shot clock warns
         self.keep_echo = keep_echo  # keeps the echo the canceller learns for the next session
         self.log = log
@@ -117,7 +118,10 @@ class LiveLoop:
             if heard.command is not None:  # maybe the referee's: he is asked to say it again
                 self.microphone.ask_again()
         elif verdict.way is Way.UNSURE:
-            self.log(Line(N_("not taken: «{phrase}» through the echo canceller, «{rival}» "
+            self.log(Line(N_("not taken: «{phrase}» heard only without the echo canceller, "
+                             "which left nothing of it; asking the referee to repeat")
+                          if heard.lost else
+                          N_("not taken: «{phrase}» through the echo canceller, «{rival}» "
                              "without it; asking the referee to repeat") if heard.rival_uncancelled
                           else N_("not taken: «{phrase}» may as well have been «{rival}»; "
                                   "asking the referee to repeat"), phrase=heard.phrase,

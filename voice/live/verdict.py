@@ -21,7 +21,7 @@ class Way(Enum):
 
     ECHO = "echo"  # the PA's own words: not taken
     DROWNED = "drowned"  # no louder than the PA's echo: not taken; if understood, asked again
-    UNSURE = "unsure"  # another command nearly as likely: not taken, asked again
+    UNSURE = "unsure"  # another command as likely, or heard only without the canceller: asked again
     NOT_UNDERSTOOD = "not_understood"  # «δεν κατάλαβα»
     TAKEN = "taken"  # its command goes to the rules
 
@@ -45,4 +45,4 @@ def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
         return Verdict(Way.DROWNED)
     if heard.command is None:
         return Verdict(Way.NOT_UNDERSTOOD)
-    return Verdict(Way.UNSURE if heard.rival is not None else Way.TAKEN)
+    return Verdict(Way.UNSURE if heard.rival is not None or heard.lost else Way.TAKEN)
