@@ -198,13 +198,8 @@ class Listener:
         or one is another command without them, or with words before them (the canceller cuts
         the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
         heard = self._heard_uncancelled(seconds)
-
-        def another(reading: str) -> bool:
-            meant, _ = self.understand(reading)
-            return meant is not None and meant != command
-
-        return None if heard is None else second_rival(text, (heard.text, *heard.rivals),
-                                                       another)
+        return None if heard is None else second_rival(
+            text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
@@ -237,11 +232,13 @@ class Listener:
         `command`, the text's (None when it is not understood or no reading does)."""
         if command is None:
             return None
-        for text in readings:
-            meant, _ = self.understand(text)
-            if meant is not None and meant != command:
-                return self._phrase(text)
-        return None
+        return next((self._phrase(text) for text in readings
+                     if self._means_other(text, command)), None)
+
+    def _means_other(self, text: str, command: Command) -> bool:
+        """Whether `text` is understood as a command other than `command`."""
+        meant, _ = self.understand(text)
+        return meant is not None and meant != command
 
     def _seconds(self) -> float:
         """How long the utterance in progress is, as fed to the recogniser so far."""
