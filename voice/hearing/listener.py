@@ -195,8 +195,9 @@ class Listener:
     def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
-        or one is another command without them, or with words before them (the canceller cuts
-        the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
+        or, unless the best ends with them, one is another command without them, or with words
+        before them (the canceller cuts the start of a phrase said over the PA: «πόντος έξω»
+        heard as «έξω»)."""
         heard = self._heard_uncancelled(seconds)
         return None if heard is None else second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
@@ -272,7 +273,8 @@ def second_rival(text: str, readings: Sequence[str],
                  another: Callable[[str], bool]) -> str | None:
     """The reading of a second hearing without the canceller (best first) that is `text`'s
     rival: the best when none holds `text`'s words (the echo adds words, never takes his
-    away); else the first that is `another` command and lacks them or has words before them.
+    away); none when the best confirms them; else the first that is `another` command and
+    lacks them or has words before them.
 
     >>> another = lambda reading: reading in ("어제", "엄마 버스", "라디오")
     >>> second_rival("버스", ["버스 어제", "어제"], another)  # «διόρθωση» read «έξω» through it
@@ -283,11 +285,33 @@ def second_rival(text: str, readings: Sequence[str],
     '버스 라디오'
     >>> second_rival("엄마", ["엄마 버스", "엄마"], another) is None  # the echo's word after his
     True
+    >>> second_rival("할아버지", ["버스 할아버지", "어제"], another) is None  # the echo's before
+    True
     """
     if not holds(text, readings):
         return readings[0]
+    if confirms(readings[0], text, another):
+        return None
     return next((reading for reading in readings if another(reading)
                  and (leads(reading, text) or not holds(text, [reading]))), None)
+
+
+def confirms(reading: str, text: str, another: Callable[[str], bool]) -> bool:
+    """Whether `reading` ends with `text`'s words, any words before them making no `another`
+    command with them (unknown words aside): the echo added words before his, nothing else.
+
+    >>> another = lambda reading: reading == "엄마 버스"
+    >>> confirms("버스", "버스", another), confirms("어제 [unk] 버스", "버스", another)
+    (True, True)
+    >>> confirms("버스 어제", "버스", another), confirms("버스 엄마 버스", "버스", another)
+    (False, False)
+    """
+    known = [word for word in reading.split() if word != UNKNOWN]
+    words = [word for word in text.split() if word != UNKNOWN]
+    if not words or known[-len(words) :] != words:
+        return False
+    return not any(another(" ".join(known[-count:]))
+                   for count in range(len(words) + 1, len(known) + 1))
 
 
 def leads(reading: str, text: str) -> bool:
