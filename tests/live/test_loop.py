@@ -115,24 +115,27 @@ def test_a_contradicted_early_commit_is_undone_before_the_final_command(
     assert loop.ledger.match.players[0].points == 1 and loop.ledger.match.at_table == 0
 
 
-@pytest.mark.parametrize(("rival", "uncancelled", "lost", "told"), [
-    (None, False, False, None),
-    ("άστοχο", False, False, "«πόντος» may as well have been «άστοχο»"),
-    ("άστοχο", True, False, "«πόντος» through the echo canceller, «άστοχο» without it"),
-    (None, False, True, "«πόντος» heard only without the echo canceller, which left nothing "
-                        "of it")],
+@pytest.mark.parametrize(("phrase", "rival", "uncancelled", "lost", "told"), [
+    ("πόντος", None, False, False, None),
+    ("πόντος", "άστοχο", False, False, "«πόντος» may as well have been «άστοχο»"),
+    ("πόντος", "άστοχο", True, False, "«πόντος» through the echo canceller, «άστοχο» without it"),
+    ("πόντος", None, False, True, "«πόντος» heard only without the echo canceller, which left "
+                                  "nothing of it"),
+    ("έξω άστοχο", None, False, True, "«έξω άστοχο» heard only without the echo canceller, "
+                                      "which left nothing of it")],
     ids=["sure", "another command as likely", "heard otherwise before the echo canceller",
-         "heard only before the echo canceller"])
+         "heard only before the echo canceller", "heard only before it, not understood there"])
 def test_a_phrase_that_may_as_well_be_another_command_is_asked_again_not_taken(
-    tmp_path, korean_model, sound_devices, rival, uncancelled, lost, told
+    tmp_path, korean_model, sound_devices, phrase, rival, uncancelled, lost, told
 ):
     from voice.hearing.listener import Heard
 
     lines = []
     loop, record = make_loop(tmp_path, korean_model, log=lines.append)
-    kinds, codes = act_once(loop, record, Heard("엄마", "πόντος", Command(Kind.POINT), 100.0,
-                                                early=False, rival=rival,
-                                                rival_uncancelled=uncancelled, lost=lost))
+    command = Command(Kind.POINT) if phrase == "πόντος" else None
+    kinds, codes = act_once(loop, record, Heard("", phrase, command, 100.0, early=False,
+                                                rival=rival, rival_uncancelled=uncancelled,
+                                                lost=lost))
     if told is None:
         assert kinds == [Kind.POINT] and LoopCode.SAY_AGAIN not in codes
     else:

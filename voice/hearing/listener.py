@@ -30,7 +30,7 @@ class Heard:
 
     text: str  # as the recogniser wrote it
     phrase: str  # the Greek it stands for (the same text unless a phrase table is used)
-    command: Command | None  # None: not understood («δεν κατάλαβα»)
+    command: Command | None  # None: not understood («δεν κατάλαβα», unless lost)
     confidence: float  # 100 for an exact phrase, else Vocabulary.nearest's score
     early: bool  # committed from a partial result, before the recogniser's endpoint
     replaces: Command | None = None  # the early commit this final result contradicts or doubts
@@ -58,9 +58,9 @@ class Listener:
     With `uncancelled` set (an echo canceller's: the microphone's audio before it, over a span
     of seconds ending some seconds ago, where the canceller changed it), a command is heard a
     second time without the canceller: a reading there that lacks its words, or is another
-    command without them or with words before them, is its rival. With `louder` set too
-    (whether the phrase in the last seconds was louder than the PA's echo), a phrase the
-    canceller left nothing of, louder than the echo, is heard again there: read as a command,
+    command without them or with words before them, is its rival (second_rival). With `louder`
+    set too (whether the phrase in the last seconds was louder than the PA's echo), a phrase
+    the canceller left nothing of, louder than the echo, is heard again there: read as words,
     it is returned `lost`.
     """
 
@@ -204,15 +204,14 @@ class Listener:
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
-        before the canceller, when it was louder than the PA's echo and reads as a command."""
+        before the canceller, when it was louder than the PA's echo and reads as words there
+        (a command or not: the echo's words may be among his)."""
         if self.louder is None or not seconds or not self.louder(seconds):
             return None
         heard = self._heard_uncancelled(seconds)
-        if heard is None:
+        if heard is None or not heard.text:
             return None
         command, confidence = self.understand(heard.text)
-        if command is None:
-            return None
         return Heard(heard.text, self._phrase(heard.text), command, confidence, early=False,
                      seconds=seconds, lost=True, readings=heard.rivals)
 

@@ -43,6 +43,6 @@ def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
         return Verdict(Way.ECHO, echoed)
     if canceller is not None and canceller.masks(heard.seconds):
         return Verdict(Way.DROWNED)
-    if heard.command is None:
-        return Verdict(Way.NOT_UNDERSTOOD)
-    return Verdict(Way.UNSURE if heard.rival is not None or heard.lost else Way.TAKEN)
+    if heard.lost or heard.rival is not None:
+        return Verdict(Way.UNSURE)
+    return Verdict(Way.NOT_UNDERSTOOD if heard.command is None else Way.TAKEN)
