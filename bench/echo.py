@@ -14,9 +14,10 @@ a phrase it left nothing of (asked again when louder than the echo and a command
 the others; the «known» column starts each session with the echo gain `referee echo` measured in
 the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
 echo kept for its devices. «Missed with no word to him»: his phrases neither taken nor
-answered with «επανάλαβε» or «δεν κατάλαβα». The last column: how much of his voice the
-canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said over an
-announcement.
+answered with «επανάλαβε» or «δεν κατάλαβα»; «either with nothing said»: those said to him
+with none of his phrases near (the PA's sound alone speaking to him). The last column: how much
+of his voice the canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said
+over an announcement.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 """
@@ -106,6 +107,7 @@ class Tally:
     guarded: int = 0  # phrases the echo guard did not take
     asked: int = 0  # phrases no louder than the echo or unsure: the referee asked to say again
     silent: int = 0  # his phrases neither taken nor answered («επανάλαβε», «δεν κατάλαβα»)
+    unprompted: int = 0  # «επανάλαβε» or «δεν κατάλαβα» with none of his phrases near
     cpu: float = 0.0  # seconds the canceller took
     again: list[float] = field(default_factory=list)  # seconds each hearing without it took
     seconds: float = 0.0  # of audio
@@ -269,6 +271,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         else:
             tally.wrong.append(f"missed {said.phrase}@{said.started - START:.1f}")
             tally.silent += not any(said.started <= at <= said.ended + 1.5 for at in told)
+    tally.unprompted += sum(not any(s.started <= at <= s.ended + 1.5 for s in stream.said)
+                            for at in told)
     near = [t for t in taken if any(s.started <= t[0] <= s.ended + 1.5 for s in stream.said)]
     tally.misheard += len(near)
     tally.false += len(taken) - len(near)
@@ -314,11 +318,12 @@ def main() -> None:
     names = " / ".join(modes)
     print(f"| PA against the referee | the PA taken for a command ({names}) | his phrase taken "
           f"as another command ({names}) | referee phrases right ({names})"
-          f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | his phrases missed with no "
+          f" | «δεν κατάλαβα» ({names}) | «επανάλαβε» ({names}) | either with nothing said "
+          f"({names}) | his phrases missed with no "
           f"word to him ({names}) | canceller CPU per second of "
           "audio | commands heard again without it × CPU each | his voice kept in the first "
           f"{ONSET_SECONDS:g} s of a phrase said over an announcement (median, worst) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -343,6 +348,7 @@ def main() -> None:
               f"(of {tallies['none'].phrases}) | "
               f"{' / '.join(str(t.not_understood) for t in each)} | "
               f"{' / '.join(str(t.asked) for t in each)} | "
+              f"{' / '.join(str(t.unprompted) for t in each)} | "
               f"{' / '.join(str(t.silent) for t in each)} | {cpu} | {again} | {onsets} |",
               flush=True)
         if args.verbose:
