@@ -239,6 +239,9 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
         if way is Way.ECHO:
             tally.guarded += 1
             tally.wrong.append(f"the PA's: {heard.phrase}@{clock[0] - START:.1f}")
+        elif way is Way.RESIDUE:  # far quieter than his voice: nothing said to him
+            if heard.command is not None:
+                tally.wrong.append(f"residue: {heard.phrase}@{clock[0] - START:.1f}")
         elif way is Way.DROWNED:
             tally.asked += heard.command is not None  # the residue alone: nothing said
             if heard.command is not None:
@@ -256,6 +259,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             told.append(clock[0])
             tally.wrong.append(f"not understood: {heard.text}@{clock[0] - START:.1f}")
         else:
+            if canceller is not None:  # as the live loop does: his voice's level
+                canceller.referee_said(heard.seconds)
             taken.append((clock[0], heard.phrase, heard.command))
     tally.seconds += len(stream.mic) / TARGET_RATE
     if canceller is not None:

@@ -108,3 +108,15 @@ def test_the_echos_delay_is_not_guessed_from_too_little():
     level = fed(*hall(4.5, -6))
     assert level.delay == DELAY // (TARGET_RATE // 100)
     assert fed(np.zeros(5 * TARGET_RATE), np.zeros(5 * TARGET_RATE)).delay is None  # no PA
+
+
+def test_a_phrase_far_quieter_than_the_referees_phrases_so_far_is_not_his_voice():
+    rng = np.random.default_rng(7)
+    voice = rng.normal(0, 0.3, TARGET_RATE // 2)  # his phrase, 0.5 s
+    level = fed(voice, np.zeros(len(voice)))
+    assert not level.under_voice(0.5)  # his voice not noted yet: nothing is judged by it
+    level.note_referee(0.5)
+    for under_db, under in ((10, False), (20, True)):
+        residue = voice * 10 ** (-under_db / 20)
+        level.note(pcm(residue), pcm(np.zeros(len(residue))))
+        assert level.under_voice(0.5) is under

@@ -18,7 +18,7 @@ from rules.state import Setup
 from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
 from tests.support.korean import spoken_pcm
-from tests.support.live import act_once, make_loop
+from tests.support.live import act_once, make_loop, spied
 from tests.support.match import PLAYERS
 from voice import devices
 from voice.audio_signal import resample
@@ -90,12 +90,13 @@ def test_the_canceller_takes_the_pas_echo_out_of_the_microphone():
     assert np.mean(left[later] ** 2) < np.mean(mic[later] ** 2) / 2
 
 
-def cleaned(canceller, mic, clock):
-    """`mic` (float, 16 kHz) through the canceller in 100 ms chunks, the clock at each's end."""
+def cleaned(canceller, mic, clock, after=0.0):
+    """`mic` (float, 16 kHz) through the canceller in 100 ms chunks, the clock at each's end
+    (the stream's clock starts at 1.0, `after` seconds before `mic`)."""
     pcm = (np.clip(mic, -1, 1) * 32767).astype("<i2").tobytes()
     out = []
     for offset in range(0, len(pcm), 3200):
-        clock[0] = 1.0 + (offset + 3200) / 2 / TARGET_RATE
+        clock[0] = 1.0 + after + (offset + 3200) / 2 / TARGET_RATE
         out.append(canceller.clean(pcm[offset : offset + 3200]))
     return pcm, b"".join(out)
 
@@ -304,6 +305,34 @@ def test_a_command_no_louder_than_the_echo_is_asked_again_not_taken(
     else:
         assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
         assert "not taken: «πόντος» was no louder than the PA's echo" in lines
+
+
+def test_no_louder_than_the_echo_and_far_quieter_than_the_referee_is_not_asked_again(
+    tmp_path, korean_model, sound_devices
+):
+    # His «πόντος» after 2 s of quiet, taken; then 3 s of the PA heard at -6 dB, 18 dB under
+    # his voice, whose last 0.8 s are read as «πόντος»: the echo's residue, not a phrase of his.
+    rng = np.random.default_rng(8)
+    voice = rng.normal(0, 0.0005, int(2.5 * TARGET_RATE))
+    voice[2 * TARGET_RATE :] += rng.normal(0, 0.4, TARGET_RATE // 2)
+    far = rng.normal(0, 0.1, 3 * TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, len(far))
+    mic[960:] += far[:-960] * 10 ** (-6 / 20)  # 60 ms late
+    played, clock = PlayedSound(), [0.0]
+    played.add(far, TARGET_RATE, at=3.5)  # after his phrase
+    canceller = EchoCanceller(played, captured=lambda: clock[0])
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append, canceller=canceller)
+    codes = spied(loop)
+    cleaned(canceller, voice, clock)
+    loop.act(Heard("엄마", "πόντος", POINT, 100.0, early=False, seconds=0.5))
+    cleaned(canceller, mic, clock, after=2.5)
+    loop.act(Heard("엄마", "πόντος", POINT, 100.0, early=False, seconds=0.8))
+    loop.close()
+    assert [e.command.kind for e in record.load(1).events] == [Kind.POINT]
+    assert LoopCode.SAY_AGAIN not in codes
+    assert ("not taken: «πόντος» was no louder than the PA's echo, and far quieter than the "
+            "referee's voice") in lines
 
 
 def test_the_loop_hears_each_command_again_as_the_microphone_had_it(

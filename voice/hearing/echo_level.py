@@ -22,6 +22,8 @@ SPREAD_FRAMES = 3  # once its delay is measured, the echo is looked for this man
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
 MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
 LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
+KEPT_VOICES = 20  # the referee's latest phrases' levels, whose median is his voice's
+QUIET_DB = 15.0  # a phrase this much under his voice is not his (he speaks on a headset)
 
 
 class EchoLevel:
@@ -30,7 +32,8 @@ class EchoLevel:
     the median of the latest (the referee's voice over a few of them does not move it); of the
     first few, the least: his voice over an announcement raises only the blocks it is in. A gain
     `known` from an earlier session counts as one of them, so that first announcement is not
-    judged by blocks that all hold his voice."""
+    judged by blocks that all hold his voice. Also how loud the referee's phrases are, to tell
+    the echo's residue, far quieter, from him."""
 
     def __init__(self, known: float | None = None) -> None:
         self._mic: deque[float] = deque(maxlen=KEPT_FRAMES)
@@ -39,6 +42,7 @@ class EchoLevel:
         if known is not None:
             self._gains.append(known)
         self.measured = 0  # blocks measured in this session
+        self._voice: deque[float] = deque(maxlen=KEPT_VOICES)  # his phrases' levels
         self._block: list[tuple[float, float]] = []  # (microphone, PA) energies of this block
 
     def note(self, near: np.ndarray, far: np.ndarray) -> None:
@@ -75,9 +79,26 @@ class EchoLevel:
             return False
         far = np.array(self._far)[-(count + LATE_FRAMES + TAIL_FRAMES) :]
         echo = gain * _predicted(far, self.delay)[-count:]
-        phrase = np.array(self._mic)[-count:]
         loud = float(np.quantile(echo, LOUD_SHARE))
-        return loud > 0 and float(np.quantile(phrase, LOUD_SHARE)) < loud * 10 ** (MARGIN_DB / 10)
+        return loud > 0 and self._level(seconds) < loud * 10 ** (MARGIN_DB / 10)
+
+    def note_referee(self, seconds: float) -> None:
+        """Note the phrase in the last `seconds` as the referee's: how loud his voice is."""
+        if self._mic:
+            self._voice.append(self._level(seconds))
+
+    def under_voice(self, seconds: float) -> bool:
+        """Whether the phrase in the last `seconds` is QUIET_DB under the referee's phrases
+        noted so far (their median): not his voice (False before any is noted)."""
+        if not self._voice or not self._mic:
+            return False
+        return self._level(seconds) < float(np.median(self._voice)) * 10 ** (-QUIET_DB / 10)
+
+    def _level(self, seconds: float) -> float:
+        """The phrase in the last `seconds` of the microphone's audio: its LOUD_SHARE quantile
+        of frame energies."""
+        count = min(len(self._mic), max(1, round(seconds * 100)))
+        return float(np.quantile(np.array(self._mic)[-count:], LOUD_SHARE))
 
     @property
     def delay(self) -> int | None:

@@ -112,6 +112,9 @@ class LiveLoop:
         if verdict.way is Way.ECHO and verdict.echoed is not None:
             self.log(Line(N_("not taken: «{phrase}» is the PA's echo of «{echo}»"),
                           phrase=heard.phrase, echo=verdict.echoed.text).shown())
+        elif verdict.way is Way.RESIDUE:
+            self.log(Line(N_("not taken: «{phrase}» was no louder than the PA's echo, and far "
+                             "quieter than the referee's voice"), phrase=heard.phrase).shown())
         elif verdict.way is Way.DROWNED:
             self.log(Line(N_("not taken: «{phrase}» was no louder than the PA's echo"),
                           phrase=heard.phrase).shown())
@@ -130,6 +133,8 @@ class LiveLoop:
         elif verdict.way is Way.NOT_UNDERSTOOD:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
         elif heard.command is not None:
+            if self.canceller is not None:
+                self.canceller.referee_said(heard.seconds)
             accepted = self._take(heard.command)
             self._early_taken = heard.early and accepted
 

@@ -1,5 +1,6 @@
 """What the live loop does with a heard phrase, in the order it checks: the PA's echo, a phrase
-no louder than the echo, a reading it is unsure of, one not understood, or a command to take."""
+no louder than the echo (far quieter than the referee's voice too: the echo's residue), a
+reading it is unsure of, one not understood, or a command to take."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class Way(Enum):
     """How a heard phrase is dealt with."""
 
     ECHO = "echo"  # the PA's own words: not taken
+    RESIDUE = "residue"  # no louder than the PA's echo, far quieter than his voice: not taken
     DROWNED = "drowned"  # no louder than the PA's echo: not taken; if understood, asked again
     UNSURE = "unsure"  # another command as likely, or heard only without the canceller: asked again
     NOT_UNDERSTOOD = "not_understood"  # «δεν κατάλαβα»
@@ -42,7 +44,7 @@ def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
     if echoed is not None:
         return Verdict(Way.ECHO, echoed)
     if canceller is not None and canceller.masks(heard.seconds):
-        return Verdict(Way.DROWNED)
+        return Verdict(Way.RESIDUE if canceller.under_voice(heard.seconds) else Way.DROWNED)
     if heard.lost or heard.rival is not None:
         return Verdict(Way.UNSURE)
     return Verdict(Way.NOT_UNDERSTOOD if heard.command is None else Way.TAKEN)
