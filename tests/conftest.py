@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +30,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.vosk)
         if "browser" in item.fixturenames:
             item.add_marker(pytest.mark.browser)
+
+
+def pytest_sessionfinish() -> None:
+    """Free pyttsx3's engine while its modules are whole: left to the interpreter's exit, its
+    DriverProxy.__del__ fails there and prints a traceback after the run."""
+    drivers = sys.modules.get("voice.speaking.drivers")
+    if drivers is not None:
+        drivers.start.cache_clear()
+        gc.collect()
 
 
 @pytest.fixture(scope="session", autouse=True)
