@@ -8,16 +8,16 @@ Korean, standing for Greek through a phrase table, as in the tests) overlap an a
 follow it, or are not said at all (the PA alone). The real vosk model (the Korean test model)
 hears the microphone in 100 ms chunks, faster than real time; the echo guard is on in every
 column (it is the second line), the canceller and the double-talk check that uses its
-measurements (a phrase no louder than the predicted echo is asked again), and the second
-hearing of a command without the canceller (asked again when that lacks its words), and of
-a phrase it left nothing of (asked again when louder than the echo and a command there), in
-the others; the «known» column starts each session with the echo gain `referee echo` measured in
-the same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the
-echo kept for its devices. «Missed with no word to him»: his phrases neither taken nor
-answered with «επανάλαβε» or «δεν κατάλαβα»; «either with nothing said»: those said to him
-with none of his phrases near (the PA's sound alone speaking to him). The last column: how much
-of his voice the canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said
-over an announcement.
+measurements (a phrase no louder than the predicted echo is asked again, unless 15 dB under his
+phrases taken so far), and the second hearing of a command without the canceller (asked again
+when that lacks its words), and of a phrase it left nothing of (asked again when louder than
+the echo and words there), in the others; the «known» column starts each session with the echo
+gain `referee echo` measured in the same hall beforehand (the zone terms on the PA, the hall
+quiet), as `run` does with the echo kept for its devices. «Missed with no word to him»: his
+phrases neither taken nor answered with «επανάλαβε» or «δεν κατάλαβα»; «either with nothing
+said»: those said to him with none of his phrases near (the PA's sound alone speaking to him).
+The last column: how much of his voice the canceller keeps where AEC3 in doubt cuts it, at the
+start of a phrase said over an announcement.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 """
