@@ -260,7 +260,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             tally.wrong.append(f"not understood: {heard.text}@{clock[0] - START:.1f}")
         else:
             if canceller is not None:  # as the live loop does: his voice's level
-                canceller.referee_said(heard.seconds)
+                canceller.level.note_referee(heard.seconds)
             taken.append((clock[0], heard.phrase, heard.command))
     tally.seconds += len(stream.mic) / TARGET_RATE
     if canceller is not None:

@@ -190,15 +190,6 @@ class EchoCanceller:
         in the microphone, and the phrase is no louder than the echo its sound predicts."""
         return self.audibility.heard and self.level.masks(seconds)
 
-    def referee_said(self, seconds: float) -> None:
-        """Note the phrase in the last `seconds` as the referee's (a command taken)."""
-        self.level.note_referee(seconds)
-
-    def under_voice(self, seconds: float) -> bool:
-        """Whether the phrase in the last `seconds` is far quieter than the referee's phrases
-        so far: not his voice."""
-        return self.level.under_voice(seconds)
-
     def _start(self, seconds: float) -> float:
         """When the chunk of `seconds` that ends now began, on the microphone's clock."""
         stamp = self.captured()

@@ -73,7 +73,7 @@ class EchoLevel:
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` of the microphone's audio is no louder (by
         MARGIN_DB) than the echo the PA's sound predicts there: then it may be the echo alone."""
-        count = min(len(self._mic), max(1, round(seconds * 100)))
+        count = self._frames(seconds)
         gain = self.gain
         if gain is None or not count:
             return False
@@ -97,8 +97,11 @@ class EchoLevel:
     def _level(self, seconds: float) -> float:
         """The phrase in the last `seconds` of the microphone's audio: its LOUD_SHARE quantile
         of frame energies."""
-        count = min(len(self._mic), max(1, round(seconds * 100)))
-        return float(np.quantile(np.array(self._mic)[-count:], LOUD_SHARE))
+        return float(np.quantile(np.array(self._mic)[-self._frames(seconds) :], LOUD_SHARE))
+
+    def _frames(self, seconds: float) -> int:
+        """The microphone's frames in its last `seconds` (at least one, if any were noted)."""
+        return min(len(self._mic), max(1, round(seconds * 100)))
 
     @property
     def delay(self) -> int | None:

@@ -260,12 +260,21 @@ def holds(text: str, readings: Iterable[str]) -> bool:
     >>> holds("할아버지", ["어제"]), holds("엄마 버스", ["버스 엄마"]), holds("엄마", [""])
     (False, False, False)
     """
-    words = [word for word in text.split() if word != UNKNOWN]
+    words = known_words(text)
     for reading in readings:
         rest = iter(reading.split())
         if all(word in rest for word in words):
             return True
     return False
+
+
+def known_words(text: str) -> list[str]:
+    """`text`'s words but the unknown ones.
+
+    >>> known_words("[unk] 엄마 버스")
+    ['엄마', '버스']
+    """
+    return [word for word in text.split() if word != UNKNOWN]
 
 
 def second_rival(text: str, readings: Sequence[str],
@@ -305,8 +314,7 @@ def confirms(reading: str, text: str, another: Callable[[str], bool]) -> bool:
     >>> confirms("버스 어제", "버스", another), confirms("버스 엄마 버스", "버스", another)
     (False, False)
     """
-    known = [word for word in reading.split() if word != UNKNOWN]
-    words = [word for word in text.split() if word != UNKNOWN]
+    known, words = known_words(reading), known_words(text)
     if not words or known[-len(words) :] != words:
         return False
     return not any(another(" ".join(known[-count:]))
@@ -320,8 +328,7 @@ def leads(reading: str, text: str) -> bool:
     >>> leads("엄마 버스", "버스"), leads("엄마 버스", "엄마"), leads("[unk] 버스", "버스")
     (True, False, False)
     """
-    known = [word for word in reading.split() if word != UNKNOWN]
-    words = [word for word in text.split() if word != UNKNOWN]
+    known, words = known_words(reading), known_words(text)
     if not words or words[0] not in known:
         return False
     first = known.index(words[0])

@@ -134,7 +134,7 @@ class LiveLoop:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
         elif heard.command is not None:
             if self.canceller is not None:
-                self.canceller.referee_said(heard.seconds)
+                self.canceller.level.note_referee(heard.seconds)
             accepted = self._take(heard.command)
             self._early_taken = heard.early and accepted
 

@@ -44,7 +44,7 @@ def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
     if echoed is not None:
         return Verdict(Way.ECHO, echoed)
     if canceller is not None and canceller.masks(heard.seconds):
-        return Verdict(Way.RESIDUE if canceller.under_voice(heard.seconds) else Way.DROWNED)
+        return Verdict(Way.RESIDUE if canceller.level.under_voice(heard.seconds) else Way.DROWNED)
     if heard.lost or heard.rival is not None:
         return Verdict(Way.UNSURE)
     return Verdict(Way.NOT_UNDERSTOOD if heard.command is None else Way.TAKEN)
