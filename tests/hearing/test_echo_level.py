@@ -50,6 +50,19 @@ def test_the_referee_over_an_announcement_is_taken_when_clearly_louder():
     assert fed(mic, far).masks(1.0)
 
 
+def test_only_a_phrase_well_above_the_echo_is_clear_of_it():
+    mic, far = hall(4.0, -6)
+    assert not EchoLevel().clear_of_echo(1.0)  # nothing heard yet: the echo is not known
+    voice = np.random.default_rng(1).normal(0, 0.3, TARGET_RATE)
+    levels = []
+    for share in (1, 2):  # ~9.5 and ~4.4 dB over the echo, his voice and the echo together
+        mixed = mic.copy()
+        mixed[-TARGET_RATE:] += voice / share
+        level = fed(mixed, far)
+        levels.append((level.masks(1.0), level.clear_of_echo(1.0)))
+    assert levels == [(False, True), (False, False)]  # louder than the echo both, clear once
+
+
 def test_after_the_echo_has_died_away_or_before_the_pa_played_nothing_is_masked():
     mic, far = hall(3.0, -6)
     quiet = np.random.default_rng(2).normal(0, 0.0005, 2 * TARGET_RATE)

@@ -285,6 +285,34 @@ def test_a_phrase_the_canceller_left_nothing_of_is_heard_again_without_it(
     assert heard == ([(*lost, True)] if lost else [])
 
 
+@pytest.mark.parametrize(("best", "before", "clear", "heard"), [
+    ("엄마", "엄마", True, ("πόντος", True, None)),
+    ("엄마", "엄마", False, ("πόντος", True, "άστοχο")),
+    ("엄마", "라디오", True, ("πόντος", True, "άστοχο")),
+    ("엄마 어제", "어제 엄마 버스", True, ("πόντος έξω", True, None)),
+    ("엄마 어제", "어제", True, ("πόντος διόρθωση", False, None))],
+    ids=["its words confirmed", "not clear of the echo", "not confirmed",
+         "a lesser reading confirmed, the echo's word before", "no reading confirmed"])
+def test_the_microphone_without_the_canceller_settles_its_doubt_when_he_is_clear_of_the_echo(
+    korean_model: LoadedModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, best: str,
+    before: str, clear: bool, heard: tuple[str, bool, str | None]
+) -> None:
+    # The canceller's readings: «엄마» with «라디오» nearly as likely, or «엄마 어제» (no
+    # command) with «엄마 버스» (πόντος έξω); no quiet after the phrase: finish() ends it.
+    raw = to_pcm16_bytes(resample(quiet_around(speech(before, tmp_path), 0.5), 22050,
+                                  TARGET_RATE))
+    listener = make_listener(korean_model)
+    listener.uncancelled = lambda seconds, skip: raw
+    listener.clear_of_echo = lambda seconds: clear
+    rivals = ("라디오",) if best == "엄마" else ("엄마 버스",)
+    monkeypatch.setattr(listener.recogniser, "finish",
+                        lambda: Recognised(best, final=True, rivals=rivals))
+    samples = np.concatenate([np.zeros(22050 // 4, np.float32),
+                              np.trim_zeros(speech("엄마", tmp_path))])
+    ((_, got),) = hear_recording(listener, samples, 22050)
+    assert (got.phrase, got.command is not None, got.rival) == heard
+
+
 def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(
     korean_model: LoadedModel, tmp_path: Path
 ) -> None:

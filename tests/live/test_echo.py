@@ -344,3 +344,4 @@ def test_the_loop_hears_each_command_again_as_the_microphone_had_it(
     assert loop.listener.uncancelled == canceller.uncancelled
     assert loop.listener.louder == canceller.louder
     assert not canceller.louder(0.8) and primed(None).louder(0.8)  # the echo alone; quiet
+    assert loop.listener.clear_of_echo == canceller.level.clear_of_echo  # settles its doubts

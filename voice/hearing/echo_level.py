@@ -21,6 +21,7 @@ TAIL_FRAMES = 50  # ... and dies away over the next 500 ms of reverberation
 SPREAD_FRAMES = 3  # once its delay is measured, the echo is looked for this many frames about it
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
 MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
+CLEAR_DB = 6.0  # ... and this much louder, the microphone's own audio is mostly his voice
 LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
 KEPT_VOICES = 20  # the referee's latest phrases' levels, whose median is his voice's
 QUIET_DB = 15.0  # a phrase this much under his voice is not his (he speaks on a headset)
@@ -73,14 +74,26 @@ class EchoLevel:
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` of the microphone's audio is no louder (by
         MARGIN_DB) than the echo the PA's sound predicts there: then it may be the echo alone."""
+        loud = self._echo(seconds)
+        return loud is not None and loud > 0 and self._level(seconds) < loud * 10 ** (
+            MARGIN_DB / 10)
+
+    def clear_of_echo(self, seconds: float) -> bool:
+        """Whether the phrase in the last `seconds` is CLEAR_DB louder than the echo the PA's
+        sound predicts there (False while the echo's gain is not known)."""
+        loud = self._echo(seconds)
+        return loud is not None and self._level(seconds) >= loud * 10 ** (CLEAR_DB / 10)
+
+    def _echo(self, seconds: float) -> float | None:
+        """The echo the PA's sound predicts in the microphone's last `seconds`: the LOUD_SHARE
+        quantile of its frame energies; None while its gain is not known."""
         count = self._frames(seconds)
         gain = self.gain
         if gain is None or not count:
-            return False
+            return None
         far = np.array(self._far)[-(count + LATE_FRAMES + TAIL_FRAMES) :]
         echo = gain * _predicted(far, self.delay)[-count:]
-        loud = float(np.quantile(echo, LOUD_SHARE))
-        return loud > 0 and self._level(seconds) < loud * 10 ** (MARGIN_DB / 10)
+        return float(np.quantile(echo, LOUD_SHARE))
 
     def note_referee(self, seconds: float) -> None:
         """Note the phrase in the last `seconds` as the referee's: how loud his voice is."""

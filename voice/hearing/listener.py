@@ -61,7 +61,10 @@ class Listener:
     command without them or with words before them, is its rival (second_rival). With `louder`
     set too (whether the phrase in the last seconds was louder than the PA's echo), a phrase
     the canceller left nothing of, louder than the echo, is heard again there: read as words,
-    it is returned `lost`.
+    it is returned `lost`. With `clear_of_echo` set too (whether the phrase in the last seconds
+    was so much louder than the echo that the microphone's own audio is mostly his voice), the
+    second hearing also settles the canceller's doubt: a rival reading, or a best reading that
+    is no command, gives way when the best reading there confirms the command (_settled).
     """
 
     def __init__(
@@ -89,6 +92,7 @@ class Listener:
         self.recogniser = Recogniser(model, self._spellings)
         self.uncancelled: Callable[[float, float], bytes | None] | None = None
         self.louder: Callable[[float], bool] | None = None
+        self.clear_of_echo: Callable[[float], bool] | None = None
         self._second: Recogniser | None = None  # hears the audio before the canceller
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
@@ -180,8 +184,14 @@ class Listener:
         text = result.text
         command, confidence = self.understand(text)
         rival = self.rival(command, result.rivals)
-        unheard = None if rival is not None or command is None else self._unheard(
-            text, command, seconds)
+        unheard = None
+        if text and (command is None or rival is not None):  # the canceller in doubt
+            settled = self._settled(text, command, result.rivals, seconds)
+            if settled is not None:
+                text, rival = settled, None
+                command, confidence = self.understand(text)
+        elif command is not None:
+            unheard = self._unheard(text, command, seconds)
         if unheard is not None:
             rival = self._phrase(unheard) or "…"  # "…": nothing heard there
         if committed is not None and command == committed and rival is None:
@@ -201,6 +211,25 @@ class Listener:
         heard = self._heard_uncancelled(seconds)
         return None if heard is None else second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
+
+    def _settled(self, text: str, command: Command | None, rivals: tuple[str, ...],
+                 seconds: float) -> str | None:
+        """The reading of a phrase the canceller left in doubt (`text` meaning no command, or
+        a rival among `rivals` another) that the microphone without it confirms: the phrase was
+        CLEAR_DB louder than the echo (`clear_of_echo`), and the best reading there ends with the
+        words of `text` (a command) or of the first of `rivals` that is one, only the echo's
+        before."""
+        reading = text if command is not None else next(
+            (rival for rival in rivals if self.understand(rival)[0] is not None), None)
+        clear = self.clear_of_echo
+        if not reading or clear is None or not seconds or not clear(seconds):
+            return None
+        meant, _ = self.understand(reading)
+        heard = self._heard_uncancelled(seconds)
+        if heard is None or meant is None or not confirms(
+                heard.text, reading, lambda other: self._means_other(other, meant)):
+            return None
+        return reading
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it

@@ -78,6 +78,7 @@ class LiveLoop:
         if canceller is not None:  # a command it heard, or a phrase it lost, is heard again
             listener.uncancelled = canceller.uncancelled  # without the canceller
             listener.louder = canceller.louder
+            listener.clear_of_echo = canceller.level.clear_of_echo
         self.tone = tone  # the PA's tone as the shot clock warns
         self.keep_echo = keep_echo  # keeps the echo the canceller learns for the next session
         self.log = log
