@@ -286,16 +286,16 @@ def test_a_phrase_the_canceller_left_nothing_of_is_heard_again_without_it(
 
 
 @pytest.mark.parametrize(("best", "before", "clear", "heard"), [
-    ("엄마", "엄마", True, ("πόντος", True, None)),
-    ("엄마", "엄마", False, ("πόντος", True, "άστοχο")),
-    ("엄마", "라디오", True, ("πόντος", True, "άστοχο")),
-    ("엄마 어제", "어제 엄마 버스", True, ("πόντος έξω", True, None)),
-    ("엄마 어제", "어제", True, ("πόντος διόρθωση", False, None))],
+    ("엄마", "엄마", True, ("πόντος", True, None, "άστοχο")),
+    ("엄마", "엄마", False, ("πόντος", True, "άστοχο", None)),
+    ("엄마", "라디오", True, ("πόντος", True, "άστοχο", None)),
+    ("엄마 어제", "어제 엄마 버스", True, ("πόντος έξω", True, None, "πόντος διόρθωση")),
+    ("엄마 어제", "어제", True, ("πόντος διόρθωση", False, None, None))],
     ids=["its words confirmed", "not clear of the echo", "not confirmed",
          "a lesser reading confirmed, the echo's word before", "no reading confirmed"])
 def test_the_microphone_without_the_canceller_settles_its_doubt_when_he_is_clear_of_the_echo(
     korean_model: LoadedModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, best: str,
-    before: str, clear: bool, heard: tuple[str, bool, str | None]
+    before: str, clear: bool, heard: tuple[str, bool, str | None, str | None]
 ) -> None:
     # The canceller's readings: «엄마» with «라디오» nearly as likely, or «엄마 어제» (no
     # command) with «엄마 버스» (πόντος έξω); no quiet after the phrase: finish() ends it.
@@ -310,7 +310,7 @@ def test_the_microphone_without_the_canceller_settles_its_doubt_when_he_is_clear
     samples = np.concatenate([np.zeros(22050 // 4, np.float32),
                               np.trim_zeros(speech("엄마", tmp_path))])
     ((_, got),) = hear_recording(listener, samples, 22050)
-    assert (got.phrase, got.command is not None, got.rival) == heard
+    assert (got.phrase, got.command is not None, got.rival, got.doubted) == heard
 
 
 def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(

@@ -39,6 +39,7 @@ class Heard:
     rival_uncancelled: bool = False  # the rival is how the microphone's uncancelled audio reads
     lost: bool = False  # heard only without the echo canceller: it left nothing of the phrase
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
+    doubted: str | None = None  # the canceller's other reading, the microphone without it settled
 
 
 class Listener:
@@ -184,10 +185,11 @@ class Listener:
         text = result.text
         command, confidence = self.understand(text)
         rival = self.rival(command, result.rivals)
-        unheard = None
+        unheard = doubted = None
         if text and (command is None or rival is not None):  # the canceller in doubt
             settled = self._settled(text, command, result.rivals, seconds)
             if settled is not None:
+                doubted = rival or self._phrase(text)
                 text, rival = settled, None
                 command, confidence = self.understand(text)
         elif command is not None:
@@ -200,7 +202,8 @@ class Listener:
             return self._lost(seconds)
         return Heard(text, self._phrase(text), command, confidence, early=False,
                      replaces=committed, seconds=seconds, rival=rival,
-                     rival_uncancelled=unheard is not None, readings=result.rivals)
+                     rival_uncancelled=unheard is not None, readings=result.rivals,
+                     doubted=doubted)
 
     def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when

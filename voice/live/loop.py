@@ -134,6 +134,10 @@ class LiveLoop:
         elif verdict.way is Way.NOT_UNDERSTOOD:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
         elif heard.command is not None:
+            if heard.doubted is not None:
+                self.log(Line(N_("taken: «{phrase}», confirmed without the echo canceller "
+                                 "(through it also «{doubted}»)"), phrase=heard.phrase,
+                              doubted=heard.doubted).shown())
             if self.canceller is not None:
                 self.canceller.level.note_referee(heard.seconds)
             accepted = self._take(heard.command)
