@@ -222,9 +222,8 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
                 tally.again.append(time.process_time() - began)
             return audio
 
-        listener.uncancelled = uncancelled
-        listener.louder = canceller.louder
-        listener.clear_of_echo = canceller.level.clear_of_echo
+        listener.hear_again(canceller)
+        listener.uncancelled = uncancelled  # the same audio, its hearing timed
     pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
     taken: list[tuple[float, str, object]] = []
     told: list[float] = []  # when the referee was asked to say again or told not understood

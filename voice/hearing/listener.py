@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, load_model
 from voice.hearing.understanding import UNKNOWN, phrase, understand
 from voice.translation import N_, Foreign, Line
+
+if TYPE_CHECKING:
+    from voice.hearing.canceller import EchoCanceller
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
@@ -100,6 +104,13 @@ class Listener:
         self._pending_for = 0  # bytes of audio fed since it appeared
         self._fed = 0  # bytes of the utterance in progress fed to the recogniser
         self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
+
+    def hear_again(self, canceller: EchoCanceller) -> None:
+        """Hear phrases again without `canceller`: its audio as it came (`uncancelled`) and its
+        measure of the echo (`louder`, `clear_of_echo`)."""
+        self.uncancelled = canceller.uncancelled
+        self.louder = canceller.louder
+        self.clear_of_echo = canceller.level.clear_of_echo
 
     @property
     def free_form(self) -> bool:
@@ -222,14 +233,16 @@ class Listener:
         CLEAR_DB louder than the echo (`clear_of_echo`), and the best reading there ends with the
         words of `text` (a command) or of the first of `rivals` that is one, only the echo's
         before."""
-        reading = text if command is not None else next(
-            (rival for rival in rivals if self.understand(rival)[0] is not None), None)
+        reading, meant = text, command
+        if meant is None:
+            reading, meant = next(((rival, other) for rival in rivals
+                                   if (other := self.understand(rival)[0]) is not None),
+                                  ("", None))
         clear = self.clear_of_echo
-        if not reading or clear is None or not seconds or not clear(seconds):
+        if meant is None or clear is None or not seconds or not clear(seconds):
             return None
-        meant, _ = self.understand(reading)
         heard = self._heard_uncancelled(seconds)
-        if heard is None or meant is None or not confirms(
+        if heard is None or not confirms(
                 heard.text, reading, lambda other: self._means_other(other, meant)):
             return None
         return reading

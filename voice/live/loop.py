@@ -76,9 +76,7 @@ class LiveLoop:
         self.echo = echo  # phrases that are the PA's own echo are not taken
         self.canceller = canceller  # takes the PA's echo out of the audio, before the listener
         if canceller is not None:  # a command it heard, or a phrase it lost, is heard again
-            listener.uncancelled = canceller.uncancelled  # without the canceller
-            listener.louder = canceller.louder
-            listener.clear_of_echo = canceller.level.clear_of_echo
+            listener.hear_again(canceller)  # without the canceller
         self.tone = tone  # the PA's tone as the shot clock warns
         self.keep_echo = keep_echo  # keeps the echo the canceller learns for the next session
         self.log = log
