@@ -302,8 +302,7 @@ def test_the_microphone_without_the_canceller_settles_its_doubt_when_he_is_clear
     raw = to_pcm16_bytes(resample(quiet_around(speech(before, tmp_path), 0.5), 22050,
                                   TARGET_RATE))
     listener = make_listener(korean_model)
-    listener.uncancelled = lambda seconds, skip: raw
-    listener.clear_of_echo = lambda seconds: clear
+    echo_stand_in(listener, raw, clear)  # none of its words his alone: the echo's
     rivals = ("라디오",) if best == "엄마" else ("엄마 버스",)
     monkeypatch.setattr(listener.recogniser, "finish",
                         lambda: Recognised(best, final=True, rivals=rivals))
@@ -311,6 +310,69 @@ def test_the_microphone_without_the_canceller_settles_its_doubt_when_he_is_clear
                               np.trim_zeros(speech("엄마", tmp_path))])
     ((_, got),) = hear_recording(listener, samples, 22050)
     assert (got.phrase, got.command is not None, got.rival, got.doubted) == heard
+
+
+def echo_stand_in(listener: Listener, raw: bytes, clear: bool,
+                  his: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Wire `listener` to a stand-in for the echo canceller: `raw`, its audio before the
+    canceller; the phrase just ended `clear` of the echo or not; a word of `raw` voiced over
+    the echo when it lies within `his` (seconds into `raw`, give or take 0.15 s)."""
+    waiting = [0.0]
+
+    def uncancelled(seconds: float, skip: float) -> bytes:
+        waiting[0] = skip
+        return raw
+
+    def voiced(seconds: float, skip: float) -> bool:
+        end = len(raw) / 2 / TARGET_RATE - (skip - waiting[0])  # in `raw`
+        return his[0] - 0.15 <= end - seconds and end <= his[1] + 0.15
+
+    listener.uncancelled, listener.voiced = uncancelled, voiced
+    listener.clear_of_echo = lambda seconds: clear
+
+
+def words_apart(first: str, second: str,
+                folder: Path) -> tuple[bytes, list[tuple[float, float]]]:
+    """`first`, then `second` 0.1 s after it, in quiet (16 kHz PCM), and where each is."""
+    words = [np.trim_zeros(resample(speech(word, folder), 22050, TARGET_RATE))
+             for word in (first, second)]
+    quiet = np.zeros(TARGET_RATE // 10, np.float32)
+    samples = np.concatenate([*[quiet] * 5, words[0], quiet, words[1], *[quiet] * 5])
+    samples += np.random.default_rng(0).normal(0, 0.0005, len(samples)).astype(np.float32)
+    ends = np.cumsum([0.5, len(words[0]) / TARGET_RATE, 0.1, len(words[1]) / TARGET_RATE])
+    return to_pcm16_bytes(samples), [(ends[0], ends[1]), (ends[2], ends[3])]
+
+
+@pytest.mark.parametrize(("his", "rival"), [(True, "πόντος έξω"), (False, None)],
+                         ids=["his «έξω», cut by the canceller", "the echo's «έξω» after his"])
+def test_a_word_of_his_besides_the_commands_without_the_canceller_makes_it_a_rival(
+    korean_model: LoadedModel, tmp_path: Path, his: bool, rival: str | None
+) -> None:
+    # «πόντος έξω» through the canceller «πόντος»: «έξω» louder than the echo there is his.
+    raw, (_, second) = words_apart("엄마", "버스", tmp_path)
+    listener = make_listener(korean_model)
+    echo_stand_in(listener, raw, clear=True, his=second if his else (0.0, 0.0))
+    ((_, heard),) = hear_recording(listener, quiet_around(speech("엄마", tmp_path)), 22050)
+    assert (heard.phrase, heard.rival, heard.rival_uncancelled) == ("πόντος", rival, his)
+
+
+@pytest.mark.parametrize(("his", "heard"), [(False, ("πόντος έξω", "πόντος διόρθωση")),
+                                             (True, ("πόντος διόρθωση", None))],
+                         ids=["the echo's word before his", "his word before"])
+def test_a_word_of_his_besides_the_commands_without_the_canceller_settles_no_doubt(
+    korean_model: LoadedModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, his: bool,
+    heard: tuple[str, str | None]
+) -> None:
+    # Through the canceller «엄마 어제» (no command), «엄마 버스» next; without it «어제 엄마 버스».
+    raw, (first, _) = words_apart("어제", "엄마 버스", tmp_path)
+    listener = make_listener(korean_model)
+    echo_stand_in(listener, raw, clear=True, his=first if his else (0.0, 0.0))
+    monkeypatch.setattr(listener.recogniser, "finish",
+                        lambda: Recognised("엄마 어제", final=True, rivals=("엄마 버스",)))
+    samples = np.concatenate([np.zeros(22050 // 4, np.float32),
+                              np.trim_zeros(speech("엄마", tmp_path))])
+    ((_, got),) = hear_recording(listener, samples, 22050)
+    assert (got.phrase, got.doubted) == heard
 
 
 def test_an_early_commit_the_microphone_heard_otherwise_is_returned_to_be_undone(

@@ -261,7 +261,8 @@ def blend(model: LoadedModel, clips: dict[str, Path], word: str, other: str,
 def test_a_word_said_alone_has_no_rival_reading(
     korean_model: LoadedModel, speech: dict[str, Path]
 ) -> None:
-    assert blend(korean_model, speech, "라디오", "엄마", 0.0) == [Recognised("라디오", final=True)]
+    assert [(heard.text, heard.rivals) for heard in blend(korean_model, speech, "라디오", "엄마",
+                                                          0.0)] == [("라디오", ())]
 
 
 def test_a_word_with_another_over_it_has_that_one_as_a_rival_reading(
@@ -291,3 +292,21 @@ def test_a_reading_is_the_whole_audio_as_one_utterance(
     pcm = to_pcm16_bytes(resample(np.concatenate([quiet[:rate // 10], first, second, quiet]),
                                   rate, TARGET_RATE))
     assert grammar_recogniser.reading(pcm).text == "어제 할아버지"
+
+
+def test_a_readings_words_are_timed_in_its_own_audio_whatever_was_heard_before(
+    korean_model: LoadedModel, speech: dict[str, Path]
+) -> None:
+    # «엄마» at 0.5 s, «라디오» 0.4 s after it; vosk's times count from its first audio.
+    (first, rate), (second, _) = read_wav(speech["엄마"]), read_wav(speech["라디오"])
+    first, second = (np.trim_zeros(resample(word, rate, TARGET_RATE)) for word in (first, second))
+    quiet = np.random.default_rng(0).normal(0, 0.0005, TARGET_RATE // 10).astype(np.float32)
+    samples = np.concatenate([*[quiet] * 5, first, *[quiet] * 4, second, *[quiet] * 3])
+    starts = (0.5, 0.9 + len(first) / TARGET_RATE)
+    recogniser = Recogniser(korean_model, WORDS)
+    recogniser.time_decode()  # 2 s of babble heard first
+    for _ in range(2):
+        words = recogniser.reading(to_pcm16_bytes(samples)).words
+        assert [word.text for word in words] == ["엄마", "라디오"]
+        for word, start in zip(words, starts, strict=True):
+            assert abs(word.start - start) < 0.15 and word.start < word.end

@@ -22,6 +22,7 @@ SPREAD_FRAMES = 3  # once its delay is measured, the echo is looked for this man
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
 MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
 CLEAR_DB = 6.0  # ... and this much louder, the microphone's own audio is mostly his voice
+SYLLABLE_FRAMES = 10  # a word with this much of it CLEAR_DB over the echo holds his voice
 LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
 KEPT_VOICES = 20  # the referee's latest phrases' levels, whose median is his voice's
 QUIET_DB = 15.0  # a phrase this much under his voice is not his (he speaks on a headset)
@@ -84,16 +85,32 @@ class EchoLevel:
         loud = self._echo(seconds)
         return loud is not None and self._level(seconds) >= loud * 10 ** (CLEAR_DB / 10)
 
+    def voiced(self, seconds: float, skip: float) -> bool:
+        """Whether the microphone's `seconds` that ended `skip` seconds ago (a word) hold a
+        syllable of voice over the echo: SYLLABLE_FRAMES frames each CLEAR_DB louder than the
+        echo the PA's sound predicts in it (False while the echo's gain is not known)."""
+        echo = self._echoes(seconds, skip)
+        if echo is None:
+            return False
+        first, end = self._span(seconds, skip)
+        mic = np.array(self._mic)[first:end]
+        return int(np.sum(mic >= echo * 10 ** (CLEAR_DB / 10))) >= SYLLABLE_FRAMES
+
     def _echo(self, seconds: float) -> float | None:
         """The echo the PA's sound predicts in the microphone's last `seconds`: the LOUD_SHARE
         quantile of its frame energies; None while its gain is not known."""
-        count = self._frames(seconds)
+        echo = self._echoes(seconds, 0.0)
+        return None if echo is None else float(np.quantile(echo, LOUD_SHARE))
+
+    def _echoes(self, seconds: float, skip: float) -> np.ndarray | None:
+        """The echo's energy the PA's sound predicts in each frame of the microphone's
+        `seconds` that ended `skip` seconds ago; None while its gain is not known."""
+        first, end = self._span(seconds, skip)
         gain = self.gain
-        if gain is None or not count:
+        if gain is None or end <= first:
             return None
-        far = np.array(self._far)[-(count + LATE_FRAMES + TAIL_FRAMES) :]
-        echo = gain * _predicted(far, self.delay)[-count:]
-        return float(np.quantile(echo, LOUD_SHARE))
+        far = np.array(self._far)[max(0, first - LATE_FRAMES - TAIL_FRAMES) : end]
+        return gain * _predicted(far, self.delay)[first - end :]
 
     def note_referee(self, seconds: float) -> None:
         """Note the phrase in the last `seconds` as the referee's: how loud his voice is."""
@@ -110,11 +127,14 @@ class EchoLevel:
     def _level(self, seconds: float) -> float:
         """The phrase in the last `seconds` of the microphone's audio: its LOUD_SHARE quantile
         of frame energies."""
-        return float(np.quantile(np.array(self._mic)[-self._frames(seconds) :], LOUD_SHARE))
+        first, end = self._span(seconds, 0.0)
+        return float(np.quantile(np.array(self._mic)[first:end], LOUD_SHARE))
 
-    def _frames(self, seconds: float) -> int:
-        """The microphone's frames in its last `seconds` (at least one, if any were noted)."""
-        return min(len(self._mic), max(1, round(seconds * 100)))
+    def _span(self, seconds: float, skip: float) -> tuple[int, int]:
+        """The frames (first, end) of the microphone's `seconds` that ended `skip` seconds ago:
+        at least one, if any were noted that long ago."""
+        end = max(0, len(self._mic) - round(skip * 100))
+        return max(0, end - max(1, round(seconds * 100))), end
 
     @property
     def delay(self) -> int | None:

@@ -17,7 +17,7 @@ from voice.hearing.audio import CHUNK_MS, TARGET_RATE, chunked, pcm_bytes
 from voice.hearing.endpoint import DEFAULT_ENDPOINT_MS, Gate
 from voice.hearing.model import ModelError
 from voice.hearing.phrase_table import PhraseTable
-from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, load_model
+from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, Word, load_model
 from voice.hearing.understanding import UNKNOWN, phrase, understand
 from voice.translation import N_, Foreign, Line
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from voice.hearing.canceller import EchoCanceller
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
+EDGE_SECONDS = 0.1  # vosk puts a word's boundary this far from where it was said, or less
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
 
@@ -69,7 +70,10 @@ class Listener:
     it is returned `lost`. With `clear_of_echo` set too (whether the phrase in the last seconds
     was so much louder than the echo that the microphone's own audio is mostly his voice), the
     second hearing also settles the canceller's doubt: a rival reading, or a best reading that
-    is no command, gives way when the best reading there confirms the command (_settled).
+    is no command, gives way when the best reading there confirms the command (_settled). With
+    `voiced` set (whether a word's span holds his voice over the echo), a word of the best
+    reading there besides the command's that holds his voice makes it a rival and settles
+    nothing: the echo adds words, but not in his voice.
     """
 
     def __init__(
@@ -98,6 +102,7 @@ class Listener:
         self.uncancelled: Callable[[float, float], bytes | None] | None = None
         self.louder: Callable[[float], bool] | None = None
         self.clear_of_echo: Callable[[float], bool] | None = None
+        self.voiced: Callable[[float, float], bool] | None = None
         self._second: Recogniser | None = None  # hears the audio before the canceller
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
@@ -107,10 +112,11 @@ class Listener:
 
     def hear_again(self, canceller: EchoCanceller) -> None:
         """Hear phrases again without `canceller`: its audio as it came (`uncancelled`) and its
-        measure of the echo (`louder`, `clear_of_echo`)."""
+        measure of the echo (`louder`, `clear_of_echo`, `voiced`)."""
         self.uncancelled = canceller.uncancelled
         self.louder = canceller.louder
         self.clear_of_echo = canceller.level.clear_of_echo
+        self.voiced = canceller.level.voiced
 
     @property
     def free_form(self) -> bool:
@@ -219,11 +225,17 @@ class Listener:
     def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
-        or, unless the best ends with them, one is another command without them, or with words
+        or the best holds them and a word besides in his voice (the canceller cut it), or,
+        unless the best ends with them, one is another command without them, or with words
         before them (the canceller cuts the start of a phrase said over the PA: «πόντος έξω»
         heard as «έξω»)."""
-        heard = self._heard_uncancelled(seconds)
-        return None if heard is None else second_rival(
+        again = self._heard_uncancelled(seconds)
+        if again is None:
+            return None
+        heard, began = again
+        if holds(text, [heard.text]) and self._his_besides(heard, began, text):
+            return heard.text
+        return second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
 
     def _settled(self, text: str, command: Command | None, rivals: tuple[str, ...],
@@ -241,11 +253,19 @@ class Listener:
         clear = self.clear_of_echo
         if meant is None or clear is None or not seconds or not clear(seconds):
             return None
-        heard = self._heard_uncancelled(seconds)
-        if heard is None or not confirms(
-                heard.text, reading, lambda other: self._means_other(other, meant)):
+        again = self._heard_uncancelled(seconds)
+        if again is None or not confirms(
+                again[0].text, reading, lambda other: self._means_other(other, meant)):
             return None
-        return reading
+        return None if self._his_besides(*again, reading) else reading
+
+    def _his_besides(self, heard: Recognised, began: float, text: str) -> bool:
+        """Whether `heard`, a second hearing of audio that began `began` seconds ago, has a word
+        besides `text`'s that holds his voice over the echo (`voiced`), not the echo's alone
+        («πόντος έξω» through the canceller «πόντος», its «έξω» cut)."""
+        voiced = self.voiced
+        return voiced is not None and any(
+            voiced(end - start, began - end) for start, end in besides(heard.words, text))
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
@@ -253,24 +273,29 @@ class Listener:
         (a command or not: the echo's words may be among his)."""
         if self.louder is None or not seconds or not self.louder(seconds):
             return None
-        heard = self._heard_uncancelled(seconds)
-        if heard is None or not heard.text:
+        again = self._heard_uncancelled(seconds)
+        if again is None or not again[0].text:
             return None
+        heard = again[0]
         command, confidence = self.understand(heard.text)
         return Heard(heard.text, self._phrase(heard.text), command, confidence, early=False,
                      seconds=seconds, lost=True, readings=heard.rivals)
 
-    def _heard_uncancelled(self, seconds: float) -> Recognised | None:
+    def _heard_uncancelled(self, seconds: float) -> tuple[Recognised, float] | None:
         """How the microphone's audio before the canceller reads, over the utterance of
-        `seconds` just ended; None where the canceller did not change it."""
-        waiting = 0 if self.gate is None else self.gate.waiting  # fed after its endpoint
-        audio = None if self.uncancelled is None else self.uncancelled(
-            seconds, waiting / pcm_bytes(1000))
+        `seconds` just ended, and how many seconds ago that audio began; None where the
+        canceller did not change it."""
+        waiting = self._waiting()
+        audio = None if self.uncancelled is None else self.uncancelled(seconds, waiting)
         if audio is None:
             return None
         if self._second is None:
             self._second = Recogniser(self.recogniser.model, self._spellings)
-        return self._second.reading(audio)
+        return self._second.reading(audio), waiting + len(audio) / pcm_bytes(1000)
+
+    def _waiting(self) -> float:
+        """The seconds of audio the endpointer holds, fed after the utterance's endpoint."""
+        return 0.0 if self.gate is None else self.gate.waiting / pcm_bytes(1000)
 
     def rival(self, command: Command | None, readings: tuple[str, ...]) -> str | None:
         """The phrase of one of `readings` (a text's rivals) that means another command than
@@ -364,6 +389,28 @@ def confirms(reading: str, text: str, another: Callable[[str], bool]) -> bool:
         return False
     return not any(another(" ".join(known[-count:]))
                    for count in range(len(words) + 1, len(known) + 1))
+
+
+def besides(words: Sequence[Word], text: str) -> list[tuple[float, float]]:
+    """Where the known `words` (a reading's) that are not among `text`'s were said: each but
+    its EDGE_SECONDS next to one of `text`'s words, which vosk may have put on the wrong side.
+
+    >>> reading = [Word(text, 1.0 * at, at + 0.5) for at, text in enumerate(["[unk]", "라디오",
+    ...            "어제", "라디오", "엄마"])]
+    >>> besides(reading, "라디오")
+    [(2.1, 2.4), (4.1, 4.5)]
+    """
+    ours = set(known_words(text))
+    spans = []
+    for place, word in enumerate(words):
+        if word.text == UNKNOWN or word.text in ours:
+            continue
+        before, after = (place > 0 and words[place - 1].text in ours,
+                         place + 1 < len(words) and words[place + 1].text in ours)
+        start, end = word.start + EDGE_SECONDS * before, word.end - EDGE_SECONDS * after
+        if end > start:
+            spans.append((start, end))
+    return spans
 
 
 def leads(reading: str, text: str) -> bool:

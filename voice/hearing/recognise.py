@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterable
@@ -27,14 +28,24 @@ MIN_UNKNOWN_SECONDS = 0.06
 
 
 @dataclass(frozen=True)
+class Word:
+    """A word of a reading and when it was said: seconds into the audio it was decoded from."""
+
+    text: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
 class Recognised:
-    """A recognition result: a partial hypothesis, or the final text of an utterance and the
+    """A recognition result: a partial hypothesis, or the final text of an utterance, the
     other readings of it nearly as likely (within the recogniser's close_nats of its
-    log-likelihood)."""
+    log-likelihood) and the text's words with their times."""
 
     text: str
     final: bool
     rivals: tuple[str, ...] = ()
+    words: tuple[Word, ...] = ()  # the final text's, timed in the recogniser's stream
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,7 @@ class Recogniser:
         self.close_nats = CLOSE_NATS  # how near the best log-likelihood a rival reading is
         self._recogniser = self._new_kaldi()
         self._partial = ""
+        self._fed = 0  # bytes of audio fed: vosk's word times count from the first
 
     def missing_words(self) -> list[str]:
         """Words of the phrases that the model's vocabulary lacks, in first-seen order."""
@@ -86,6 +98,7 @@ class Recogniser:
     def feed(self, pcm16: bytes, *, partials: bool = True) -> Recognised | None:
         """Feed a chunk of audio; return a final result at an endpoint, a new partial result
         (asked of vosk only with `partials`: each costs a best-path search), or None."""
+        self._fed += len(pcm16)
         if self._recogniser.AcceptWaveform(pcm16):
             self._partial = ""
             final = self._final(self._recogniser.Result())
@@ -113,10 +126,14 @@ class Recogniser:
         return self._final(self._recogniser.FinalResult())
 
     def reading(self, pcm16: bytes) -> Recognised:
-        """The final result of `pcm16` heard alone, as one utterance."""
+        """The final result of `pcm16` heard alone, as one utterance, its words' times in
+        seconds into `pcm16`."""
         self.reset()
+        origin = self._fed / 2 / TARGET_RATE
         ended = self.feed(pcm16, partials=False)  # vosk's endpoint, found after all of it
-        return self.finish() if ended is None else ended
+        result = self.finish() if ended is None else ended
+        words = tuple(Word(w.text, w.start - origin, w.end - origin) for w in result.words)
+        return dataclasses.replace(result, words=words)
 
     def transcribe(self, samples: np.ndarray, rate: int, chunk_ms: int = 100) -> list[str]:
         """Recognise a whole recording at any rate; return the final text of each utterance."""
@@ -139,7 +156,7 @@ class Recogniser:
 
     def _decode(self, samples: np.ndarray) -> None:
         for chunk in chunked(to_pcm16_bytes(samples), 100):
-            self._recogniser.AcceptWaveform(chunk)
+            self.feed(chunk, partials=False)
         self.finish()
 
     def _new_kaldi(self) -> vosk.KaldiRecognizer:
@@ -159,13 +176,18 @@ class Recogniser:
         readings = json.loads(result)["alternatives"]
         best = readings[0]["confidence"]  # vosk's "confidence" here: the log-likelihood
         rivals = (self._text(r) for r in readings[1:] if best - r["confidence"] <= self.close_nats)
-        return Recognised(self._text(readings[0]), final=True, rivals=tuple(rivals))
+        return Recognised(self._text(readings[0]), final=True, rivals=tuple(rivals),
+                          words=self._words(readings[0]))
 
     def _text(self, reading: dict[str, Any]) -> str:
         """A reading's words, but for unknown ones too short to be speech."""
-        words = [w["word"] for w in reading.get("result", ())
-                 if w["word"] != self._unknown or w["end"] - w["start"] >= MIN_UNKNOWN_SECONDS]
-        return self._clean(" ".join(words))
+        return " ".join(word.text for word in self._words(reading))
+
+    def _words(self, reading: dict[str, Any]) -> tuple[Word, ...]:
+        """A reading's words and their times, but for unknown ones too short to be speech."""
+        return tuple(Word(self._clean(w["word"]), w["start"], w["end"])
+                     for w in reading.get("result", ())
+                     if w["word"] != self._unknown or w["end"] - w["start"] >= MIN_UNKNOWN_SECONDS)
 
     def _find(self, word: str) -> int:
         return int(self.model.vosk.vosk_model_find_word(word))
