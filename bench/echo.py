@@ -11,7 +11,7 @@ column (it is the second line), the canceller and the double-talk check that use
 measurements (a phrase no louder than the predicted echo is asked again, unless 15 dB under his
 phrases taken so far), and the second hearing of a command without the canceller (asked again
 when that lacks its words or holds a word besides them in his voice; settling the canceller's
-doubt when he is 6 dB above the echo), and
+doubt when he is 6 dB above the echo, with the command's words there or his alone), and
 of a phrase it left nothing of (asked again when louder than the echo and words there), in the
 others; the «known» column starts each session with the echo
 gain `referee echo` measured in the same hall beforehand (the zone terms on the PA, the hall

@@ -63,15 +63,15 @@ def test_only_a_phrase_well_above_the_echo_is_clear_of_it():
     assert levels == [(False, True), (False, False)]  # louder than the echo both, clear once
 
 
-def test_a_word_holds_his_voice_where_a_syllable_of_it_is_clear_of_the_echo():
+def test_a_words_voice_over_the_echo_is_counted_in_frames_clear_of_it():
     mic, far = hall(4.0, -6)
     voice = np.random.default_rng(1).normal(0, 0.3, TARGET_RATE // 5)  # 200 ms of his voice
     mic[-TARGET_RATE - len(voice) : -TARGET_RATE] += voice  # ended 1 s ago
     level = fed(mic, far)
-    assert level.voiced(0.5, skip=0.8) and level.voiced(0.3, skip=1.0)  # around it, on it
-    assert not level.voiced(0.5, skip=0.2)  # the echo alone, after it
-    assert not level.voiced(0.3, skip=1.15)  # a word ending 50 ms into it: too little of it
-    assert not EchoLevel().voiced(0.5, skip=0.0)  # the echo not known yet
+    assert level.voiced(0.5, skip=0.8) == level.voiced(0.2, skip=1.0) == 20  # around it, on it
+    assert level.voiced(0.5, skip=0.2) == 0  # the echo alone, after it
+    assert level.voiced(0.3, skip=1.15) == 5  # a word ending 50 ms into it
+    assert EchoLevel().voiced(0.5, skip=0.0) == 0  # the echo not known yet
 
 
 def test_after_the_echo_has_died_away_or_before_the_pa_played_nothing_is_masked():

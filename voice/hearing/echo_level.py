@@ -22,7 +22,6 @@ SPREAD_FRAMES = 3  # once its delay is measured, the echo is looked for this man
 DECAY_DB = 0.6  # per frame (60 dB a second): how fast the predicted tail falls
 MARGIN_DB = 3.0  # a phrase this much louder than the predicted echo is the referee's
 CLEAR_DB = 6.0  # ... and this much louder, the microphone's own audio is mostly his voice
-SYLLABLE_FRAMES = 10  # a word with this much of it CLEAR_DB over the echo holds his voice
 LOUD_SHARE = 0.9  # a phrase's level and the echo's: this quantile of their frames' energies
 KEPT_VOICES = 20  # the referee's latest phrases' levels, whose median is his voice's
 QUIET_DB = 15.0  # a phrase this much under his voice is not his (he speaks on a headset)
@@ -85,16 +84,15 @@ class EchoLevel:
         loud = self._echo(seconds)
         return loud is not None and self._level(seconds) >= loud * 10 ** (CLEAR_DB / 10)
 
-    def voiced(self, seconds: float, skip: float) -> bool:
-        """Whether the microphone's `seconds` that ended `skip` seconds ago (a word) hold a
-        syllable of voice over the echo: SYLLABLE_FRAMES frames each CLEAR_DB louder than the
-        echo the PA's sound predicts in it (False while the echo's gain is not known)."""
+    def voiced(self, seconds: float, skip: float) -> int:
+        """How many frames of the microphone's `seconds` that ended `skip` seconds ago (a word)
+        are each CLEAR_DB louder than the echo the PA's sound predicts in them: voice over the
+        echo (0 while the echo's gain is not known)."""
         echo = self._echoes(seconds, skip)
         if echo is None:
-            return False
+            return 0
         first, end = self._span(seconds, skip)
-        mic = np.array(self._mic)[first:end]
-        return int(np.sum(mic >= echo * 10 ** (CLEAR_DB / 10))) >= SYLLABLE_FRAMES
+        return int(np.sum(np.array(self._mic)[first:end] >= echo * 10 ** (CLEAR_DB / 10)))
 
     def _echo(self, seconds: float) -> float | None:
         """The echo the PA's sound predicts in the microphone's last `seconds`: the LOUD_SHARE

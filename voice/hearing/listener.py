@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 DEFAULT_PREROLL_MS = 300  # audio before an utterance's speech that vosk decodes with it
 EDGE_SECONDS = 0.1  # vosk puts a word's boundary this far from where it was said, or less
+SYLLABLE_FRAMES = 10  # a word with this many 10 ms frames of voice over the echo is his ...
+TRACE_FRAMES = 5  # ... and one with no more than this, no syllable of his: the echo's
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
 
 
@@ -44,7 +46,7 @@ class Heard:
     rival_uncancelled: bool = False  # the rival is how the microphone's uncancelled audio reads
     lost: bool = False  # heard only without the echo canceller: it left nothing of the phrase
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
-    doubted: str | None = None  # the canceller's other reading, the microphone without it settled
+    doubted: str | None = None  # what the canceller read, settled without it
 
 
 class Listener:
@@ -71,9 +73,11 @@ class Listener:
     was so much louder than the echo that the microphone's own audio is mostly his voice), the
     second hearing also settles the canceller's doubt: a rival reading, or a best reading that
     is no command, gives way when the best reading there confirms the command (_settled). With
-    `voiced` set (whether a word's span holds his voice over the echo), a word of the best
-    reading there besides the command's that holds his voice makes it a rival and settles
-    nothing: the echo adds words, but not in his voice.
+    `voiced` set (how many frames of a word's span are voice over the echo), a word of the best
+    reading there besides the command's that holds his voice makes it a rival and confirms
+    nothing: the echo adds words, but not in his voice. And when the phrase was clear of the
+    echo, the words there in his voice, one after another, the others the echo's, settle the
+    doubt when they make a command (_his_phrase).
     """
 
     def __init__(
@@ -102,7 +106,7 @@ class Listener:
         self.uncancelled: Callable[[float, float], bytes | None] | None = None
         self.louder: Callable[[float], bool] | None = None
         self.clear_of_echo: Callable[[float], bool] | None = None
-        self.voiced: Callable[[float, float], bool] | None = None
+        self.voiced: Callable[[float, float], int] | None = None
         self._second: Recogniser | None = None  # hears the audio before the canceller
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
@@ -204,7 +208,7 @@ class Listener:
         rival = self.rival(command, result.rivals)
         unheard = doubted = None
         if text and (command is None or rival is not None):  # the canceller in doubt
-            settled = self._settled(text, command, result.rivals, seconds)
+            settled = self._settled(result, command, seconds)
             if settled is not None:
                 doubted = rival or self._phrase(text)
                 text, rival = settled, None
@@ -233,44 +237,77 @@ class Listener:
         if again is None:
             return None
         heard, began = again
-        if holds(text, [heard.text]) and self._his_besides(heard, began, text):
+        ours = known_words(text)
+        if holds(text, [heard.text]) and any(
+                word.text not in ours for word in self._his_words(heard, began)):
             return heard.text
         return second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
 
-    def _settled(self, text: str, command: Command | None, rivals: tuple[str, ...],
+    def _settled(self, result: Recognised, command: Command | None,
                  seconds: float) -> str | None:
-        """The reading of a phrase the canceller left in doubt (`text` meaning no command, or
-        a rival among `rivals` another) that the microphone without it confirms: the phrase was
-        CLEAR_DB louder than the echo (`clear_of_echo`), and the best reading there ends with the
-        words of `text` (a command) or of the first of `rivals` that is one, only the echo's
-        before."""
-        reading, meant = text, command
+        """The reading of a phrase the canceller left in doubt (`result`'s text meaning
+        `command`, or none, or a rival among its readings another) that the microphone without
+        it settles, the phrase CLEAR_DB louder than the echo (`clear_of_echo`): the best reading
+        there ends with the words of the text (a command) or of the first rival that is one, only
+        the echo's before; or else its words in his voice make a command (_his_phrase)."""
+        reading, meant = result.text, command
         if meant is None:
-            reading, meant = next(((rival, other) for rival in rivals
+            reading, meant = next(((rival, other) for rival in result.rivals
                                    if (other := self.understand(rival)[0]) is not None),
                                   ("", None))
-        clear = self.clear_of_echo
-        if meant is None or clear is None or not seconds or not clear(seconds):
+        again = self._heard_uncancelled(seconds) if self._clear(seconds) else None
+        if again is None:
             return None
-        again = self._heard_uncancelled(seconds)
-        if again is None or not confirms(
-                again[0].text, reading, lambda other: self._means_other(other, meant)):
-            return None
-        return None if self._his_besides(*again, reading) else reading
+        heard = again[0]
+        if meant is not None and confirms(
+                heard.text, reading, lambda other: self._means_other(other, meant)) and all(
+                word.text in known_words(reading) for word in self._his_words(*again)):
+            return reading
+        return self._his_phrase(*again, result)
 
-    def _his_besides(self, heard: Recognised, began: float, text: str) -> bool:
-        """Whether `heard`, a second hearing of audio that began `began` seconds ago, has a word
-        besides `text`'s that holds his voice over the echo (`voiced`), not the echo's alone
-        («πόντος έξω» through the canceller «πόντος», its «έξω» cut)."""
+    def _clear(self, seconds: float) -> bool:
+        """Whether the utterance of `seconds` just ended was CLEAR_DB louder than the echo."""
+        clear = self.clear_of_echo
+        return clear is not None and bool(seconds) and clear(seconds)
+
+    def _his_words(self, heard: Recognised, began: float) -> list[Word]:
+        """The words of `heard`, a second hearing of audio that began `began` seconds ago,
+        that hold a syllable of his voice over the echo (`voiced`), not the echo's alone."""
+        return [word for word, frames in self._voiced(heard, began) if frames >= SYLLABLE_FRAMES]
+
+    def _voiced(self, heard: Recognised, began: float) -> list[tuple[Word, int]]:
+        """The known words of `heard`, a second hearing of audio that began `began` seconds ago,
+        each with its frames of voice over the echo (`voiced`) but for its edges (cores)."""
         voiced = self.voiced
-        return voiced is not None and any(
-            voiced(end - start, began - end) for start, end in besides(heard.words, text))
+        return [] if voiced is None else [
+            (word, voiced(end - start, began - end)) for word, start, end in cores(heard.words)]
+
+    def _his_phrase(self, heard: Recognised, began: float, through: Recognised) -> str | None:
+        """The words of `heard` (a second hearing of audio that began `began` seconds ago) in
+        his voice, when they come one after another and make a command, its other words hold no
+        more than a trace of voice over the echo (TRACE_FRAMES), and the words the canceller let
+        through (`through`, its reading) lie among his: the others are the echo's."""
+        counted = self._voiced(heard, began)
+        his = [word for word, frames in counted if frames >= SYLLABLE_FRAMES]
+        known = [word for word in heard.words if word.text != UNKNOWN]
+        first = known.index(his[0]) if his else 0
+        if not his or known[first : first + len(his)] != his or any(
+                TRACE_FRAMES < frames < SYLLABLE_FRAMES for _, frames in counted):
+            return None
+        ends = began - self._waiting(), self.recogniser.fed_seconds  # where each hearing ends
+        low, high = his[0].start - ends[0] - EDGE_SECONDS, his[-1].end - ends[0] + EDGE_SECONDS
+        if any(word.text != UNKNOWN and not low <= word.start - ends[1] < word.end - ends[1]
+               <= high for word in through.words):
+            return None
+        text = " ".join(word.text for word in his)
+        return text if self.understand(text)[0] is not None else None
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
         before the canceller, when it was louder than the PA's echo and reads as words there
-        (a command or not: the echo's words may be among his)."""
+        (a command or not: the echo's words may be among his, and it may be the end of a
+        phrase the endpointer cut in two)."""
         if self.louder is None or not seconds or not self.louder(seconds):
             return None
         again = self._heard_uncancelled(seconds)
@@ -391,25 +428,22 @@ def confirms(reading: str, text: str, another: Callable[[str], bool]) -> bool:
                    for count in range(len(words) + 1, len(known) + 1))
 
 
-def besides(words: Sequence[Word], text: str) -> list[tuple[float, float]]:
-    """Where the known `words` (a reading's) that are not among `text`'s were said: each but
-    its EDGE_SECONDS next to one of `text`'s words, which vosk may have put on the wrong side.
+def cores(words: Sequence[Word]) -> list[tuple[Word, float, float]]:
+    """Each known word of `words` (a reading's) and where it was said, but for its EDGE_SECONDS
+    next to another word, which vosk may have put on the wrong side.
 
-    >>> reading = [Word(text, 1.0 * at, at + 0.5) for at, text in enumerate(["[unk]", "라디오",
-    ...            "어제", "라디오", "엄마"])]
-    >>> besides(reading, "라디오")
-    [(2.1, 2.4), (4.1, 4.5)]
+    >>> reading = [Word("엄마", 0.0, 0.5), Word("[unk]", 0.5, 0.8), Word("버스", 0.8, 1.2),
+    ...            Word("어제", 1.5, 2.0)]
+    >>> [(word.text, round(start, 2), round(end, 2)) for word, start, end in cores(reading)]
+    [('엄마', 0.0, 0.4), ('버스', 0.9, 1.2), ('어제', 1.5, 2.0)]
     """
-    ours = set(known_words(text))
     spans = []
     for place, word in enumerate(words):
-        if word.text == UNKNOWN or word.text in ours:
-            continue
-        before, after = (place > 0 and words[place - 1].text in ours,
-                         place + 1 < len(words) and words[place + 1].text in ours)
+        before = place > 0 and words[place - 1].end >= word.start - EDGE_SECONDS
+        after = place + 1 < len(words) and words[place + 1].start <= word.end + EDGE_SECONDS
         start, end = word.start + EDGE_SECONDS * before, word.end - EDGE_SECONDS * after
-        if end > start:
-            spans.append((start, end))
+        if word.text != UNKNOWN and end > start:
+            spans.append((word, start, end))
     return spans
 
 

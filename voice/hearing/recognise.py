@@ -91,6 +91,11 @@ class Recogniser:
         self._partial = ""
         self._fed = 0  # bytes of audio fed: vosk's word times count from the first
 
+    @property
+    def fed_seconds(self) -> float:
+        """The audio fed so far, in seconds: where the stream's word times end."""
+        return self._fed / 2 / TARGET_RATE
+
     def missing_words(self) -> list[str]:
         """Words of the phrases that the model's vocabulary lacks, in first-seen order."""
         return list(self._missing)
@@ -129,7 +134,7 @@ class Recogniser:
         """The final result of `pcm16` heard alone, as one utterance, its words' times in
         seconds into `pcm16`."""
         self.reset()
-        origin = self._fed / 2 / TARGET_RATE
+        origin = self.fed_seconds
         ended = self.feed(pcm16, partials=False)  # vosk's endpoint, found after all of it
         result = self.finish() if ended is None else ended
         words = tuple(Word(w.text, w.start - origin, w.end - origin) for w in result.words)
