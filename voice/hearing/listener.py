@@ -239,7 +239,7 @@ class Listener:
         heard, began = again
         ours = known_words(text)
         if holds(text, [heard.text]) and any(
-                word.text not in ours for word in self._his_words(heard, began)):
+                word.text not in ours for word in his_words(self._voiced(heard, began))):
             return heard.text
         return second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
@@ -259,22 +259,18 @@ class Listener:
         again = self._heard_uncancelled(seconds) if self._clear(seconds) else None
         if again is None:
             return None
-        heard = again[0]
+        heard, began = again
+        counted = self._voiced(heard, began)
         if meant is not None and confirms(
                 heard.text, reading, lambda other: self._means_other(other, meant)) and all(
-                word.text in known_words(reading) for word in self._his_words(*again)):
+                word.text in known_words(reading) for word in his_words(counted)):
             return reading
-        return self._his_phrase(*again, result)
+        return self._his_phrase(heard, began, counted, result)
 
     def _clear(self, seconds: float) -> bool:
         """Whether the utterance of `seconds` just ended was CLEAR_DB louder than the echo."""
         clear = self.clear_of_echo
         return clear is not None and bool(seconds) and clear(seconds)
-
-    def _his_words(self, heard: Recognised, began: float) -> list[Word]:
-        """The words of `heard`, a second hearing of audio that began `began` seconds ago,
-        that hold a syllable of his voice over the echo (`voiced`), not the echo's alone."""
-        return [word for word, frames in self._voiced(heard, began) if frames >= SYLLABLE_FRAMES]
 
     def _voiced(self, heard: Recognised, began: float) -> list[tuple[Word, int]]:
         """The known words of `heard`, a second hearing of audio that began `began` seconds ago,
@@ -283,13 +279,14 @@ class Listener:
         return [] if voiced is None else [
             (word, voiced(end - start, began - end)) for word, start, end in cores(heard.words)]
 
-    def _his_phrase(self, heard: Recognised, began: float, through: Recognised) -> str | None:
-        """The words of `heard` (a second hearing of audio that began `began` seconds ago) in
-        his voice, when they come one after another and make a command, its other words hold no
-        more than a trace of voice over the echo (TRACE_FRAMES), and the words the canceller let
-        through (`through`, its reading) lie among his: the others are the echo's."""
-        counted = self._voiced(heard, began)
-        his = [word for word, frames in counted if frames >= SYLLABLE_FRAMES]
+    def _his_phrase(self, heard: Recognised, began: float, counted: list[tuple[Word, int]],
+                    through: Recognised) -> str | None:
+        """The words of `heard` (a second hearing of audio that began `began` seconds ago,
+        its words `counted` by _voiced) in his voice, when they come one after another and make
+        a command, its other words hold no more than a trace of voice over the echo
+        (TRACE_FRAMES), and the words the canceller let through (`through`, its reading) lie
+        among his: the others are the echo's."""
+        his = his_words(counted)
         known = [word for word in heard.words if word.text != UNKNOWN]
         first = known.index(his[0]) if his else 0
         if not his or known[first : first + len(his)] != his or any(
@@ -426,6 +423,16 @@ def confirms(reading: str, text: str, another: Callable[[str], bool]) -> bool:
         return False
     return not any(another(" ".join(known[-count:]))
                    for count in range(len(words) + 1, len(known) + 1))
+
+
+def his_words(counted: Iterable[tuple[Word, int]]) -> list[Word]:
+    """The words of `counted` (each with its frames of voice over the echo) that hold a
+    syllable of his voice (SYLLABLE_FRAMES), not the echo's alone.
+
+    >>> his_words([(Word("엄마", 0.0, 0.5), 12), (Word("버스", 0.5, 0.9), 3)])
+    [Word(text='엄마', start=0.0, end=0.5)]
+    """
+    return [word for word, frames in counted if frames >= SYLLABLE_FRAMES]
 
 
 def cores(words: Sequence[Word]) -> list[tuple[Word, float, float]]:
