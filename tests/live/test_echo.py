@@ -260,19 +260,61 @@ def test_aec3_is_given_the_pas_sound_at_its_echos_level():
 
 
 def test_a_pa_the_microphone_does_not_hear_masks_no_phrase():
-    # 2 s of quiet, then 1 s of the PA heard 60 dB down, the referee over its last 0.8 s: his
-    # voice is in every block the echo's gain was measured from, but the PA is not heard.
+    # 2 s of quiet, then 2 s of the PA heard 60 dB down, the referee over 0.2 s of each of its
+    # half seconds: his voice is in every block the echo's gain was measured from, but in less
+    # than half of what the PA said, so the PA is not heard.
     rng = np.random.default_rng(5)
-    far = rng.normal(0, 0.1, TARGET_RATE).astype(np.float32)
-    mic = rng.normal(0, 0.0005, int(3.3 * TARGET_RATE))
-    mic[2 * TARGET_RATE : 3 * TARGET_RATE] += far * 10 ** (-60 / 20)
-    mic[int(2.2 * TARGET_RATE) : 3 * TARGET_RATE] += rng.normal(0, 0.1, int(0.8 * TARGET_RATE))
+    far = rng.normal(0, 0.1, 2 * TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, int(4.3 * TARGET_RATE))
+    mic[2 * TARGET_RATE : 4 * TARGET_RATE] += far * 10 ** (-60 / 20)
+    for block in range(4):
+        start = int((2.25 + 0.5 * block) * TARGET_RATE)
+        mic[start : start + TARGET_RATE // 5] += rng.normal(0, 0.1, TARGET_RATE // 5)
     played, clock = PlayedSound(), [0.0]
     played.add(far, TARGET_RATE, at=3.0)  # the stream's 2 s (its clock starts at 1.0)
     canceller = EchoCanceller(played, captured=lambda: clock[0])
     cleaned(canceller, mic, clock)
-    assert canceller.level.masks(1.1)  # by the level alone, he would be asked again
+    assert canceller.level.gain > 10 ** (-30 / 10)  # his voice, not the PA's echo (−60 dB)
     assert not canceller.audibility.heard and not canceller.masks(1.1)
+
+
+def audible(mic: np.ndarray, far: np.ndarray) -> list[tuple[float, bool]]:
+    """Whether the canceller hears the PA (`far`, played from the stream's 2 s) in `mic`, after
+    each 100 ms chunk: (the clock, which starts at 1.0, heard)."""
+    played, clock = PlayedSound(), [0.0]
+    played.add(far, TARGET_RATE, at=3.0)
+    canceller = EchoCanceller(played, captured=lambda: clock[0])
+    pcm = (np.clip(mic, -1, 1) * 32767).astype("<i2").tobytes()
+    heard = []
+    for offset in range(0, len(pcm), 3200):
+        clock[0] = 1.0 + (offset + 3200) / 2 / TARGET_RATE
+        canceller.clean(pcm[offset : offset + 3200])
+        heard.append((clock[0], canceller.audibility.heard))
+    return heard
+
+
+def test_the_referee_over_most_of_an_announcement_does_not_make_a_pa_not_heard_heard():
+    # 2 s of quiet, then 2 s of the PA heard 60 dB down, judged not heard in its first 0.5 s;
+    # the referee talks over the other 1.5 s: the median frame while it plays is his voice.
+    rng = np.random.default_rng(2)
+    far = rng.normal(0, 0.1, 2 * TARGET_RATE).astype(np.float32)
+    mic = rng.normal(0, 0.0005, 5 * TARGET_RATE)
+    mic[2 * TARGET_RATE : 4 * TARGET_RATE] += far * 10 ** (-60 / 20)
+    mic[int(2.5 * TARGET_RATE) : 4 * TARGET_RATE] += rng.normal(0, 0.1, int(1.5 * TARGET_RATE))
+    assert not any(heard for at, heard in audible(mic, far) if at > 3.45)  # judged from 0.3 s
+
+
+def test_a_pa_heard_with_pauses_and_late_is_heard():
+    # The PA says 0.2 s bursts 0.1 s apart, heard 20 dB over the microphone's noise, 80 ms
+    # late: a third of the frames counted as its (the echo's start, its pauses) are quiet.
+    rng = np.random.default_rng(1)
+    far = rng.normal(0, 0.1, 4 * TARGET_RATE).astype(np.float32)
+    for burst in range(0, len(far), int(0.3 * TARGET_RATE)):
+        far[burst + int(0.2 * TARGET_RATE) : burst + int(0.3 * TARGET_RATE)] = 0
+    mic = rng.normal(0, 0.0005, 7 * TARGET_RATE)
+    late = int(0.08 * TARGET_RATE)
+    mic[2 * TARGET_RATE + late : 6 * TARGET_RATE + late] += far * 0.05
+    assert all(heard for at, heard in audible(mic, far) if at > 3.5)  # from its first 0.5 s
 
 
 def primed(echo_db: float | None) -> EchoCanceller:

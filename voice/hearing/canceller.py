@@ -20,8 +20,11 @@ from voice.hearing.echo_level import FRAME, EchoLevel, frame_energies
 
 KEPT_SECONDS = 10.0  # the PA's sound kept to be matched with the microphone's (an echo is later)
 DRIFT_SECONDS = 0.05  # a chunk stamped this far off the microphone's own clock re-anchors it
-HEARD_DB = 6.0  # the PA is heard when the microphone's quiet moments are this much louder
-QUIET_SHARE = 0.2  # the quiet moments: this share of the 10 ms frames, the quietest
+HEARD_DB = 6.0  # the PA is heard when the microphone while it plays is this much louder ...
+QUIET_SHARE = 0.2  # ... than its quiet moments (this share of 10 ms frames, the quietest) while
+# the PA is silent: its noise
+PLAYING_SHARE = 0.5  # while it plays: its median frame (the echo's start and the PA's pauses
+# are quiet; the referee's voice over less than half of what the PA says does not count)
 LATE_SECONDS = 0.25  # the PA's echo reaches the microphone within this (latency, distance)
 SILENT_SECONDS = 1.0  # this long after the PA stopped, its echo has died away
 KEPT_FRAMES = 3000  # the frames (30 s) each side of the comparison is made of
@@ -85,14 +88,17 @@ class TappedOutput:
 
 
 class Audibility:
-    """Whether the PA is heard in the microphone: its quietest moments while the PA plays are
-    HEARD_DB louder than while the PA is silent (its own noise). Not before the PA first plays;
-    from then on, until both are known, heard."""
+    """Whether the PA is heard in the microphone: its median frame while the PA plays is
+    HEARD_DB louder than its quiet moments while the PA is silent (its own noise). Not before
+    the PA first plays; from then on, until both are known, heard. Once judged not heard, its
+    quiet moments while it plays must be as loud too: the referee talking over most of an
+    announcement raises the median, the echo of a PA turned up every frame."""
 
     def __init__(self) -> None:
         self._playing: deque[float] = deque(maxlen=KEPT_FRAMES)  # microphone frame energies
         self._silent: deque[float] = deque(maxlen=KEPT_FRAMES)
         self._since = np.inf  # seconds since the reference last had sound
+        self.heard = False  # True when the PA's echo is (or may be) in the microphone
 
     def note(self, near: np.ndarray, far: np.ndarray) -> None:
         """Note a chunk of microphone samples and what the PA played meanwhile."""
@@ -103,17 +109,12 @@ class Audibility:
                 self._playing.append(energy)
             elif self._since >= SILENT_SECONDS:
                 self._silent.append(energy)
-
-    @property
-    def heard(self) -> bool:
-        """True when the PA's echo is (or may be) in the microphone."""
-        if not self._playing:
-            return False
         if min(len(self._playing), len(self._silent)) < LEAST_FRAMES:
-            return True
-        playing, silent = (np.quantile(list(frames), QUIET_SHARE)
-                           for frames in (self._playing, self._silent))
-        return bool(playing > silent * 10 ** (HEARD_DB / 10))
+            self.heard = bool(self._playing)
+            return
+        noise = np.quantile(list(self._silent), QUIET_SHARE) * 10 ** (HEARD_DB / 10)
+        shares = (PLAYING_SHARE,) if self.heard else (PLAYING_SHARE, QUIET_SHARE)
+        self.heard = all(np.quantile(list(self._playing), share) > noise for share in shares)
 
 
 class Engine(Protocol):
