@@ -174,6 +174,20 @@ def test_the_gate_passes_nothing_of_quiet_and_drop_forgets_what_it_held() -> Non
     assert gate.finish() == b""  # the utterance was ended: nothing is left of it
 
 
+def test_the_gate_says_how_much_quiet_came_before_an_utterance_within_its_preroll() -> None:
+    # An utterance after 1 s of quiet, then one 200 ms after its endpoint (350 ms after it):
+    # the quiet before the chunk it starts in, 150 ms, is held before it.
+    audio = noise(2000, FLOOR)
+    audio[16000:19200] += tone(200, -20)  # 1000 to 1200 ms: ends at 1350
+    audio[24800:27200] += tone(150, -20)  # 1550 to 1700 ms
+    gate, leads = Gate(150, 300), []
+    pcm = to_pcm16_bytes(audio)
+    for start in range(0, len(pcm), CHUNK_MS * MS):
+        if gate.feed(pcm[start : start + CHUNK_MS * MS])[1]:
+            leads.append(gate.lead_in // MS)
+    assert leads == [300, 150]
+
+
 def test_finish_passes_the_utterance_in_progress() -> None:
     # One chunk: an utterance, its endpoint at 450 ms, and the start of the next one, which
     # waits for the next feed; finish() passes it instead.

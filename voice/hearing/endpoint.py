@@ -111,6 +111,9 @@ class Gate:
         self._held = b""  # the latest quiet, up to the pre-roll: the next utterance's start
         self._carry = b""  # audio after an endpoint: the next feed starts with it
         self._first = pcm_bytes(FIRST_MS)  # bytes of the first audio still to come
+        self._going = False  # an utterance has begun and not yet ended
+        self.lead_in = 0  # bytes of quiet held before the chunk the utterance in progress began
+        # in: the pre-roll, or less where the last utterance ended less than that before it
 
     def feed(self, pcm16: bytes) -> tuple[bytes, bool]:
         """Take a chunk: the audio to decode now, and whether an utterance ends after it.
@@ -128,7 +131,10 @@ class Gate:
             if not self._first:
                 self._held = self._held[max(0, len(self._held) - self.preroll) :]
             return b"", False
+        if not self._going:
+            self.lead_in, self._going = len(self._held), True
         audio, self._held = self._held + data, b""
+        self._going = end is None
         return audio, end is not None
 
     @property
@@ -145,6 +151,7 @@ class Gate:
     def restart(self) -> None:
         """The utterance has ended otherwise (vosk's own endpoint): start looking for the next."""
         self.endpointer.restart()
+        self._going = False
 
     def drop(self) -> None:
         """Forget the audio held back and the utterance in progress."""

@@ -29,6 +29,7 @@ EDGE_SECONDS = 0.1  # vosk puts a word's boundary this far from where it was sai
 SYLLABLE_FRAMES = 10  # a word with this many 10 ms frames of voice over the echo is his ...
 TRACE_FRAMES = 5  # ... and one with no more than this, no syllable of his: the echo's
 SLOW_RTF = 0.8  # a decode slower than this fraction of real time cannot keep up with live speech
+NOTHING = Recognised("", final=True)  # what the canceller let through of a phrase it lost
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Heard:
     rival_uncancelled: bool = False  # the rival is how the microphone's uncancelled audio reads
     lost: bool = False  # heard only without the echo canceller: it left nothing of the phrase
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
-    doubted: str | None = None  # what the canceller read, settled without it
+    doubted: str | None = None  # what the canceller read, settled without it ("": nothing)
 
 
 class Listener:
@@ -77,7 +78,8 @@ class Listener:
     reading there besides the command's that holds his voice makes it a rival and confirms
     nothing: the echo adds words, but not in his voice. And when the phrase was clear of the
     echo, the words there in his voice, one after another, the others the echo's, settle the
-    doubt when they make a command (_his_phrase).
+    doubt when they make a command (_his_phrase), and a phrase the canceller left nothing of
+    too, when a whole pre-roll of quiet came before it (_lost).
     """
 
     def __init__(
@@ -304,16 +306,29 @@ class Listener:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
         before the canceller, when it was louder than the PA's echo and reads as words there
         (a command or not: the echo's words may be among his, and it may be the end of a
-        phrase the endpointer cut in two)."""
+        phrase the endpointer cut in two); settled by his words there (_his_phrase), when it
+        was CLEAR_DB louder than the echo and a whole pre-roll of quiet came before it."""
         if self.louder is None or not seconds or not self.louder(seconds):
             return None
         again = self._heard_uncancelled(seconds)
         if again is None or not again[0].text:
             return None
-        heard = again[0]
+        heard, began = again
+        his = self._his_phrase(heard, began, self._voiced(heard, began), NOTHING) if (
+            self._clear(seconds) and self._after_quiet()) else None
+        if his is not None:
+            command, confidence = self.understand(his)
+            return Heard(his, self._phrase(his), command, confidence, early=False,
+                         seconds=seconds, readings=heard.rivals, doubted="")
         command, confidence = self.understand(heard.text)
         return Heard(heard.text, self._phrase(heard.text), command, confidence, early=False,
                      seconds=seconds, lost=True, readings=heard.rivals)
+
+    def _after_quiet(self) -> bool:
+        """Whether a whole pre-roll of quiet came before the utterance just ended (Gate.lead_in):
+        it is no tail of the last one, which the endpointer ended at a pause within a phrase."""
+        gate = self.gate
+        return gate is not None and gate.preroll is not None and gate.lead_in >= gate.preroll
 
     def _heard_uncancelled(self, seconds: float) -> tuple[Recognised, float] | None:
         """How the microphone's audio before the canceller reads, over the utterance of

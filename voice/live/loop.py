@@ -134,7 +134,9 @@ class LiveLoop:
         elif heard.command is not None:
             if heard.doubted is not None:
                 self.log(Line(N_("taken: «{phrase}», confirmed without the echo canceller "
-                                 "(through it also «{doubted}»)"), phrase=heard.phrase,
+                                 "(through it also «{doubted}»)") if heard.doubted else
+                              N_("taken: «{phrase}», in his voice without the echo canceller, "
+                                 "which left nothing of it"), phrase=heard.phrase,
                               doubted=heard.doubted).shown())
             if self.canceller is not None:
                 self.canceller.level.note_referee(heard.seconds)
