@@ -27,7 +27,7 @@ from voice.hearing.audio import TARGET_RATE, read_wav
 from voice.hearing.endpoint import Endpointer
 from voice.hearing.listener import Listener, coverage_report, hear_recording, speed_report
 from voice.hearing.phrase_table import PhraseTable, PhraseTableError
-from voice.hearing.recognise import LoadedModel, Recognised, Word
+from voice.hearing.recognise import LoadedModel, Recognised, Recogniser, Word
 
 
 def test_a_confirmed_early_commit_is_not_returned_twice(
@@ -417,6 +417,38 @@ def test_his_words_settle_nothing_when_the_canceller_let_a_word_through_elsewher
             for text, (start, end) in zip(["엄마", "어제"], spans, strict=True)))
 
     assert taken(listener, monkeypatch, finish, tmp_path) == heard
+
+
+@pytest.mark.parametrize(("through", "his", "heard"), [
+    ("엄마", "both", ("πόντος έξω", None, "πόντος")),
+    ("버스", "second", ("έξω", "πόντος έξω", None))],
+    ids=["his words a command", "his «έξω» alone, «πόντος» under the echo"])
+def test_his_words_without_the_canceller_settle_a_command_it_cut(
+    korean_model: LoadedModel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, through: str,
+    his: str, heard: tuple[str, str | None, str | None]
+) -> None:
+    # His «πόντος έξω»; without the canceller «엄마 버스». Through it only one of the words, a
+    # command, heard where that word is: another word in his voice makes the second hearing
+    # its rival, unless his words there alone make a command, and no other with words before.
+    raw, (first, second) = words_apart("엄마", "버스", tmp_path)
+    listener = make_listener(korean_model)
+    echo_stand_in(listener, raw, clear=True, his=(first[0], second[1]) if his == "both" else second)
+    start, end = first if through == "엄마" else second
+
+    def finish() -> Recognised:  # its word timed in the recogniser's stream, which ends now
+        shift = listener.recogniser.fed_seconds - len(raw) / 2 / TARGET_RATE
+        return Recognised(through, final=True, words=(Word(through, start + shift, end + shift),))
+
+    monkeypatch.setattr(listener.recogniser, "finish", finish)
+    decoded = []
+    reading = Recogniser.reading
+    monkeypatch.setattr(Recogniser, "reading",
+                        lambda self, audio: decoded.append(audio) or reading(self, audio))
+    samples = np.concatenate([np.zeros(22050 // 4, np.float32),
+                              np.trim_zeros(speech("엄마", tmp_path))])
+    ((_, got),) = hear_recording(listener, samples, 22050)
+    assert (got.phrase, got.rival, got.doubted) == heard
+    assert decoded == [raw]  # heard again once, however many rules ask how
 
 
 @pytest.mark.parametrize(("tail", "heard"), [

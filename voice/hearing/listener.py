@@ -78,8 +78,8 @@ class Listener:
     reading there besides the command's that holds his voice makes it a rival and confirms
     nothing: the echo adds words, but not in his voice. And when the phrase was clear of the
     echo, the words there in his voice, one after another, the others the echo's, settle the
-    doubt when they make a command (_his_phrase), and a phrase the canceller left nothing of
-    too, when a whole pre-roll of quiet came before it (_lost).
+    doubt when they make a command (_his_phrase), and such a rival, and a phrase the canceller
+    left nothing of when a whole pre-roll of quiet came before it (_lost).
     """
 
     def __init__(
@@ -109,7 +109,8 @@ class Listener:
         self.louder: Callable[[float], bool] | None = None
         self.clear_of_echo: Callable[[float], bool] | None = None
         self.voiced: Callable[[float, float], int] | None = None
-        self._second: Recogniser | None = None  # hears the audio before the canceller
+        self._second: Recogniser | None = None  # hears the audio before the canceller ...
+        self._again: tuple[bytes, Recognised] | None = None  # ... what it last heard, and how
         self._committed: Command | None = None  # early commit of the utterance in progress
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
@@ -217,6 +218,10 @@ class Listener:
                 command, confidence = self.understand(text)
         elif command is not None:
             unheard = self._unheard(text, command, seconds)
+            his = None if unheard is None else self._his_alone(result, seconds)
+            if his is not None:  # his words there alone settle what the canceller cut
+                doubted, text, unheard = self._phrase(text), his, None
+                command, confidence = self.understand(text)
         if unheard is not None:
             rival = self._phrase(unheard) or "…"  # "…": nothing heard there
         if committed is not None and command == committed and rival is None:
@@ -285,9 +290,9 @@ class Listener:
                     through: Recognised) -> str | None:
         """The words of `heard` (a second hearing of audio that began `began` seconds ago,
         its words `counted` by _voiced) in his voice, when they come one after another and make
-        a command, its other words hold no more than a trace of voice over the echo
-        (TRACE_FRAMES), and the words the canceller let through (`through`, its reading) lie
-        among his: the others are the echo's."""
+        a command that the words before them make no other with, its other words hold no more
+        than a trace of voice over the echo (TRACE_FRAMES), and the words the canceller let
+        through (`through`, its reading) lie among his: the others are the echo's."""
         his = his_words(counted)
         known = [word for word in heard.words if word.text != UNKNOWN]
         first = known.index(his[0]) if his else 0
@@ -299,8 +304,12 @@ class Listener:
         if any(word.text != UNKNOWN and not low <= word.start - ends[1] < word.end - ends[1]
                <= high for word in through.words):
             return None
-        text = " ".join(word.text for word in his)
-        return text if self.understand(text)[0] is not None else None
+        text, end = " ".join(word.text for word in his), first + len(his)
+        meant = self.understand(text)[0]
+        if meant is None or any(self._means_other(" ".join(word.text for word in known[start:end]),
+                                                  meant) for start in range(first)):
+            return None  # his first word may be under the echo: «πόντος έξω» heard as «έξω»
+        return text
 
     def _lost(self, seconds: float) -> Heard | None:
         """The utterance of `seconds` the canceller left nothing of, as the microphone heard it
@@ -313,9 +322,8 @@ class Listener:
         again = self._heard_uncancelled(seconds)
         if again is None or not again[0].text:
             return None
-        heard, began = again
-        his = self._his_phrase(heard, began, self._voiced(heard, began), NOTHING) if (
-            self._clear(seconds) and self._after_quiet()) else None
+        heard = again[0]
+        his = self._his_alone(NOTHING, seconds) if self._after_quiet() else None
         if his is not None:
             command, confidence = self.understand(his)
             return Heard(his, self._phrase(his), command, confidence, early=False,
@@ -323,6 +331,16 @@ class Listener:
         command, confidence = self.understand(heard.text)
         return Heard(heard.text, self._phrase(heard.text), command, confidence, early=False,
                      seconds=seconds, lost=True, readings=heard.rivals)
+
+    def _his_alone(self, through: Recognised, seconds: float) -> str | None:
+        """His words alone (_his_phrase) in the second hearing of the utterance of `seconds`
+        just ended, which the canceller read as `through`, when it was CLEAR_DB louder than the
+        echo."""
+        again = self._heard_uncancelled(seconds) if self._clear(seconds) else None
+        if again is None:
+            return None
+        heard, began = again
+        return self._his_phrase(heard, began, self._voiced(heard, began), through)
 
     def _after_quiet(self) -> bool:
         """Whether a whole pre-roll of quiet came before the utterance just ended (Gate.lead_in):
@@ -340,7 +358,9 @@ class Listener:
             return None
         if self._second is None:
             self._second = Recogniser(self.recogniser.model, self._spellings)
-        return self._second.reading(audio), waiting + len(audio) / pcm_bytes(1000)
+        if self._again is None or self._again[0] != audio:  # not heard again already
+            self._again = audio, self._second.reading(audio)
+        return self._again[1], waiting + len(audio) / pcm_bytes(1000)
 
     def _waiting(self) -> float:
         """The seconds of audio the endpointer holds, fed after the utterance's endpoint."""
