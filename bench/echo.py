@@ -10,16 +10,16 @@ hears the microphone in 100 ms chunks, faster than real time; the echo guard is 
 column (it is the second line), the canceller and the double-talk check that uses its
 measurements (a phrase no louder than the predicted echo is asked again, unless 15 dB under his
 phrases taken so far), and the second hearing of a command without the canceller (asked again
-when that lacks its words or holds a word besides them in his voice; settling the canceller's
-doubt when he is 6 dB above the echo, with the command's words there or his alone), and of a
-phrase it left nothing of (asked again when louder than the echo and words there, unless his
-words alone settle it after a whole pre-roll of quiet), in the others; the «known» column starts
-each session with the echo gain `referee echo` measured in the same hall beforehand (the zone
-terms on the PA, the hall quiet), as `run` does with the echo kept for its devices. «Missed with
-no word to him»: his phrases neither taken nor answered with «επανάλαβε» or «δεν κατάλαβα»;
-«either with nothing said»: those said to him with none of his phrases near (the PA's sound
-alone speaking to him). The last column: how much of his voice the canceller keeps where AEC3 in
-doubt cuts it, at the start of a phrase said over an announcement.
+when that lacks its words or holds a word besides them in his voice, unless his words alone make
+a command; settling the canceller's doubt when he is 6 dB above the echo, with the command's
+words there or his alone), and of a phrase it left nothing of (asked again when louder than the
+echo and words there, unless his words alone settle it after a whole pre-roll of quiet), in the
+others; the «known» column starts each session with the echo gain `referee echo` measured in the
+same hall beforehand (the zone terms on the PA, the hall quiet), as `run` does with the echo
+kept for its devices. «Missed with no word to him»: his phrases neither taken nor answered with
+«επανάλαβε» or «δεν κατάλαβα»; «either with nothing said»: those said to him with none of his
+phrases near (the PA's sound alone speaking to him). The last column: how much of his voice the
+canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said over an announcement.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 
