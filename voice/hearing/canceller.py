@@ -113,8 +113,8 @@ class Audibility:
             self.heard = bool(self._playing)
             return
         noise = np.quantile(list(self._silent), QUIET_SHARE) * 10 ** (HEARD_DB / 10)
-        shares = (PLAYING_SHARE,) if self.heard else (PLAYING_SHARE, QUIET_SHARE)
-        self.heard = all(np.quantile(list(self._playing), share) > noise for share in shares)
+        shares = [PLAYING_SHARE] if self.heard else [PLAYING_SHARE, QUIET_SHARE]
+        self.heard = bool(np.all(np.quantile(list(self._playing), shares) > noise))
 
 
 class Engine(Protocol):

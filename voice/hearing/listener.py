@@ -304,10 +304,10 @@ class Listener:
         if any(word.text != UNKNOWN and not low <= word.start - ends[1] < word.end - ends[1]
                <= high for word in through.words):
             return None
-        text, end = " ".join(word.text for word in his), first + len(his)
+        text = " ".join(word.text for word in his)
         meant = self.understand(text)[0]
-        if meant is None or any(self._means_other(" ".join(word.text for word in known[start:end]),
-                                                  meant) for start in range(first)):
+        upto = " ".join(word.text for word in known[: first + len(his)])
+        if meant is None or not confirms(upto, text, lambda other: self._means_other(other, meant)):
             return None  # his first word may be under the echo: «πόντος έξω» heard as «έξω»
         return text
 
