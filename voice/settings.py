@@ -75,6 +75,7 @@ class Settings:
     loudness: float = TARGET_LUFS  # LUFS, integrated, of every announcement
     chime: bool = True  # before non-routine announcements: break, extension, winner
     shot_clock_tone: bool = True  # the PA's tone as the shot clock warns
+    give_way: bool = True  # an announcement the referee speaks over is cut short
     pause_ms: int = PAUSE_MS  # between a surname and its number
     confirmations: bool = True  # the headset repeats each command taken
     lost_notice: bool = True  # a lost headset: a short neutral word on the PA
@@ -208,6 +209,10 @@ KEYS = {key.name: key for key in (
     Key("shot_clock_tone", "speech", FLAG, _flag,
         f"a short tone on the PA as the shot clock warns that {WARNING_BEFORE} s are left (the "
         "headset names the player; off: the headset alone)"),
+    Key("give_way", "speech", FLAG, _flag,
+        "the PA gives way to the referee: an announcement he speaks over is cut short (his "
+        "phrase is heard without its echo) and the score said after him, unless a command he "
+        "said was taken and announced there"),
     Key("pause_ms", "speech", _milliseconds(MAX_PAUSE_MS), _whole(0, MAX_PAUSE_MS),
         "the pause between a surname and its number, milliseconds"),
     Key("confirmations", "headset", FLAG, _flag,

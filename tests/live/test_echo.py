@@ -6,6 +6,7 @@ the sound-device fake brings what the PA plays back into the microphone through 
 """
 
 import subprocess
+import threading
 import time
 
 import numpy as np
@@ -73,6 +74,34 @@ def test_the_reference_is_the_pas_sound_at_the_time_it_played():
     assert np.allclose(heard[:700], 1, atol=0.02) and not heard[900:].any()
 
 
+def test_a_sound_cut_short_is_in_the_reference_up_to_where_it_stopped():
+    played = PlayedSound()
+    played.add(np.ones(1600, np.float32), 16000, at=100.0)  # 0.1 s from 100.0
+    played.stop(100.05)
+    played.add(np.ones(1600, np.float32), 16000, at=101.0)  # later: untouched
+    assert played.between(100.0, 1600).sum() == 800 and played.between(101.0, 1600).sum() == 1600
+
+
+class Output:
+    """An output whose play takes no time on `clock`; cut short at once while `cutting`."""
+
+    rate = 16000
+    cutting = False
+
+    def play(self, samples, rate, cut=None):
+        if self.cutting:
+            cut.set()
+
+
+def test_the_pa_cut_short_is_noted_as_stopped_where_it_was():
+    played, clock, output = PlayedSound(), [100.0], Output()
+    pa = TappedOutput(output, played, clock=lambda: clock[0])
+    pa.play(np.ones(16000, np.float32), 16000, threading.Event())
+    clock[0], output.cutting = 101.5, True
+    pa.play(np.ones(16000, np.float32), 16000, threading.Event())  # stopped at once
+    assert played.between(100.0, 32000).sum() == 16000  # the first whole, nothing of the second
+
+
 def test_the_canceller_takes_the_pas_echo_out_of_the_microphone():
     voicing = Voicing(Synthesiser())
     pa = np.concatenate([voicing.audio(render(Announcement(Code.SCORE, player=PLAYERS[0],
@@ -137,9 +166,10 @@ def test_the_microphone_as_it_came_is_kept_where_the_pas_echo_was_taken_out():
     assert canceller.uncancelled(20.0) == pcm[-10 * second :]  # it keeps the last 10 s
 
 
-def play_match(tmp_path, korean_model, sound_devices, pcm, level_db):
+def play_match(tmp_path, korean_model, sound_devices, pcm, level_db, give_way=True):
     """The referee's `pcm` into a live loop whose PA reaches his microphone `level_db` against
-    his voice; the events recorded, and the PA's utterances."""
+    his voice (and gives way to him, with `give_way`); the events recorded, what the loop
+    acted on (command, when) and the PA's utterances."""
     sound_devices.pcm = pcm
     voice = speech_rms(np.frombuffer(pcm, "<i2") / 32768)
     sound_devices.realtime, sound_devices.hall = True, Hall(60, level_db, voice)
@@ -156,7 +186,8 @@ def play_match(tmp_path, korean_model, sound_devices, pcm, level_db):
                      lag_ms=listener.endpoint_ms)
     microphone = Microphone(devices.find("mic", "input", "--mic"))
     canceller = EchoCanceller(played, captured=lambda: microphone.captured_at)
-    loop = LiveLoop(listener, ledger, announcer, echo=echo, canceller=canceller, log=print)
+    loop = LiveLoop(listener, ledger, announcer, echo=echo, canceller=canceller, log=print,
+                    give_way=give_way)
     heard = []
     act = loop.act
     loop.act = lambda h: heard.append((h.command, time.monotonic())) or act(h)
@@ -180,16 +211,24 @@ def test_the_pas_announcements_in_the_microphone_write_no_event(
     assert kinds == [Kind.POINT] * 3, heard
 
 
-def test_a_command_said_over_an_announcement_is_taken(tmp_path, korean_model, sound_devices):
+@pytest.mark.parametrize("give_way", [True, False], ids=["the PA gives way", "it does not"])
+def test_a_command_said_over_an_announcement_is_taken(
+    tmp_path, korean_model, sound_devices, give_way
+):
     # «πόντος» and its announcement (the canceller learns the hall from it), «πόντος» again,
     # then «άστοχο» while the PA still says that score. Over the very first announcement of a
     # session the canceller, not yet adjusted, may cut the referee's voice: docs/live.md.
     first = spoken_pcm(tmp_path, ["엄마"], gap=4.0) + spoken_pcm(tmp_path, ["엄마"], gap=1.0)
     pcm = first + spoken_pcm(tmp_path, ["라디오"], gap=4.0)
-    kinds, heard, on_pa = play_match(tmp_path, korean_model, sound_devices, pcm, -23)
+    kinds, heard, on_pa = play_match(tmp_path, korean_model, sound_devices, pcm, -23, give_way)
     assert kinds == [Kind.POINT, Kind.POINT, Kind.MISS], heard
     said_at = sound_devices.opens[-1] + len(first) / 2 / TARGET_RATE  # on the real-time fake
     assert on_pa[1].started <= said_at <= on_pa[1].ended  # over the second announcement
+    # Giving way, the PA stops within 0.3 s of his word (its first 0.1 s found, a chunk, the
+    # play's look); a miss says nothing on the PA, so the score cut short is said again.
+    cut = [at - said_at for device, at in sound_devices.aborted if device == 1]
+    assert (len(cut) == 1 and 0 < cut[0] <= 0.3) if give_way else cut == []
+    assert len(on_pa) == (3 if give_way else 2)
 
 
 def over_the_second_announcement(tmp_path, late):
@@ -276,6 +315,34 @@ def test_a_pa_the_microphone_does_not_hear_masks_no_phrase():
     cleaned(canceller, mic, clock)
     assert canceller.level.gain > 10 ** (-30 / 10)  # his voice, not the PA's echo (−60 dB)
     assert not canceller.audibility.heard and not canceller.masks(1.1)
+
+
+def test_the_referee_is_found_speaking_over_the_pa_not_its_echo_nor_the_noise_before_it():
+    # The PA from the stream's 2.05 s (mid-chunk: its first frames are the noise), heard 13 dB
+    # under the referee, who speaks over it from 3.0 s; the echo's gain known beforehand.
+    voicing = Voicing(Synthesiser())
+    pa = voicing.audio(render(Announcement(Code.SCORE, player=PLAYERS[0], points=21)),
+                       TARGET_RATE)
+    referee = voicing.audio(render(Announcement(Code.TOUCHENT)), TARGET_RATE)
+    hall = Hall(60, -13, speech_rms(referee))
+    echo = hall(pa)
+    mic = np.random.default_rng(0).normal(0, 0.0005, 4 * TARGET_RATE + len(referee))
+    start, said = int(2.05 * TARGET_RATE), 3 * TARGET_RATE
+    mic[start : start + len(echo)] += echo[: len(mic) - start]
+    mic[said : said + len(referee)] += referee
+    played, clock = PlayedSound(), [0.0]
+    played.add(pa, TARGET_RATE, at=3.05)  # the stream's 2.05 s (its clock starts at 1.0)
+    gain = float(np.sum(echo**2) / np.sum(pa**2))
+    canceller = EchoCanceller(played, captured=lambda: clock[0], known_gain=gain)
+    pcm = (np.clip(mic, -1, 1) * 32767).astype("<i2").tobytes()
+    over = []
+    for offset in range(0, len(pcm), 3200):
+        clock[0] = 1.0 + (offset + 3200) / 2 / TARGET_RATE
+        canceller.clean(pcm[offset : offset + 3200])
+        if canceller.voice_over(0.1):
+            over.append(clock[0] - 1.0)  # where the chunk ends, in the stream
+    assert over and 3.0 < over[0] <= 3.2  # his first 0.2 s
+    assert all(3.0 < at <= 3.1 + len(referee) / TARGET_RATE for at in over)
 
 
 def audible(mic: np.ndarray, far: np.ndarray) -> list[tuple[float, bool]]:

@@ -12,6 +12,7 @@ from tests.support.heartbeats import beats
 from tests.support.korean import spoken_pcm
 from tests.support.live import make_loop, spied
 from tests.support.sound import Take
+from voice.live.give_way import GiveWay
 from voice.live.prompts import REPEAT_SECONDS, LoopCode
 from voice.speaking import announcer as announcing
 
@@ -275,3 +276,62 @@ def test_steady_audio_asks_for_nothing_again(tmp_path, korean_model, sound_devic
     loop.close()
     assert LoopCode.SAY_AGAIN not in codes
     assert [e.command.kind for e in record.load(1).events] == [Kind.POINT, Kind.MISS]
+
+
+class Speaking:
+    """Stands in for the listener and the canceller where the referee speaks over the PA (the
+    end-to-end case, with both real: tests/live/test_echo.py)."""
+
+    speaking = True
+
+    def voice_over(self, seconds):
+        return self.speaking
+
+
+def given_way(tmp_path, korean_model, sound_devices, kind):
+    """A loop whose PA gives way to the referee over a point's score, `kind` heard when he stops;
+    what it queued from then on, its log, its record and when the PA was cut."""
+    sound_devices.realtime = True
+    lines = []
+    loop, record = make_loop(tmp_path, korean_model, log=lines.append)
+    loop.act(heard(Command(Kind.POINT)))  # «Παπαδόπουλος ένα» on the PA
+    settle(loop, 0.3)
+    assert loop.ledger.unannounced()  # while the PA says it
+    batches = queued(loop)
+    referee = Speaking()
+    give_way = GiveWay(referee, referee, loop.announcer, loop.ledger, loop.voiced, lines.append)
+    give_way.hear(bytes(3200))
+    cut = time.monotonic()
+    give_way.hear(bytes(3200))  # once for his phrase
+    settle(loop, 0.3)
+    give_way.over(False)  # not over yet: he still speaks
+    referee.speaking = False
+    if kind is not None:
+        loop.act(heard(Command(kind)))
+    give_way.over(kind is not None)
+    settle(loop, 3.0)
+    loop.close()
+    aborted = [at for device, at in sound_devices.aborted if device == PA]
+    return batches, lines, record, [at - cut for at in aborted]
+
+
+def test_the_pa_gives_way_to_the_referee_and_says_the_score_again_after_him(
+    tmp_path, korean_model, sound_devices
+):
+    batches, lines, record, cut = given_way(tmp_path, korean_model, sound_devices, None)
+    assert len(cut) == 1 and cut[0] < 0.1  # within the play's look (devices.CUT_SECONDS)
+    assert lines == ["the PA: announcement cut short, the referee speaking over it",
+                     "the PA: the current state said again after the referee's phrase"]
+    assert batches == [({"pa"}, [Code.REPEAT_SCORE], False)]
+    assert all(e.announced for e in record.load(1).events)
+
+
+def test_what_the_pa_gave_way_in_is_said_by_the_command_he_said_over_it(
+    tmp_path, korean_model, sound_devices
+):
+    batches, lines, record, cut = given_way(tmp_path, korean_model, sound_devices, Kind.POINT)
+    assert len(cut) == 1
+    assert lines == ["the PA: announcement cut short, the referee speaking over it"]
+    assert [codes for channels, codes, _ in batches if "pa" in channels] == [
+        [Code.SCORE, Code.FOR_THREE]]  # the second point's, in full
+    assert all(e.announced for e in record.load(1).events)

@@ -133,6 +133,38 @@ def test_an_alert_cuts_short_the_routine_utterance_playing_and_the_rest_of_its_b
     assert done == [] and list(announcer.failures) == [] and announcer.lost() == set()
 
 
+def test_giving_way_cuts_the_routine_utterance_playing_and_drops_the_routine_waiting():
+    log, done = [], []
+    announcer = Announcer(Voice(), {"pa": Output(log, "pa", seconds=1.0),
+                                    "headset": Output(log, "headset", seconds=0.3)})
+    assert not announcer.give_way("pa")  # nothing playing
+    announcer.say([utterance("a"), utterance("bb"), utterance("e", "headset")],
+                  done=lambda: done.append("first"))
+    announcer.say([utterance("ccc")], done=lambda: done.append("second"))
+    time.sleep(0.1)  # «a» is playing on the PA, «e» on the headset
+    started = time.monotonic()
+    assert announcer.give_way("pa") and not announcer.give_way("pa")  # once
+    announcer.say([utterance("dddd")])  # after it: said
+    announcer.close()
+    cut_at = next(at for name, said, at in log if said == -1)
+    assert cut_at - started < 0.1
+    # «bb» and the batch waiting are never said, nor done; the headset plays on, uncut; it is
+    # no alert's cut: nothing is said again for it.
+    assert played(log, "pa") == [("pa", -1), ("pa", 4)]
+    assert played(log, "headset") == [("headset", 1)]
+    assert done == [] and announcer.interrupted() == set()
+
+
+def test_an_alert_never_gives_way():
+    log = []
+    announcer = Announcer(Voice(), {"pa": Output(log, "pa", seconds=0.3)})
+    announcer.say([utterance("a")], alert=True)
+    time.sleep(0.1)
+    assert not announcer.give_way("pa")
+    announcer.close()
+    assert played(log) == [("pa", 1)]
+
+
 def test_routine_speech_can_be_dropped_on_one_output_only():
     log = []
     outputs = {"pa": Output(log, "pa", seconds=0.2), "headset": Output(log, "headset",

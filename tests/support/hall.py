@@ -31,9 +31,17 @@ class Hall:
         self.delay = int(delay_ms * TARGET_RATE / 1000)
         self.level = voice_rms * 10 ** (level_db / 20)
 
-    def __call__(self, sound: np.ndarray) -> np.ndarray:
+    def __call__(self, sound: np.ndarray, played: int | None = None) -> np.ndarray:
+        """`sound` as the microphone hears it; of it, the first `played` samples alone when it
+        was cut short there (at the level the whole sound has)."""
+        heard = self._reverberant(sound)
+        scale = self.level / speech_rms(heard)
+        if played is not None:
+            heard = self._reverberant(sound[:played])
+        return np.concatenate([np.zeros(self.delay), heard * scale]).astype(np.float32)
+
+    def _reverberant(self, sound: np.ndarray) -> np.ndarray:
         size = len(sound) + len(self.impulse) - 1
         spectrum = np.fft.rfft(sound, 2 * size) * np.fft.rfft(self.impulse, 2 * size)
-        heard = np.fft.irfft(spectrum)[:size]
-        heard *= self.level / speech_rms(heard)
-        return np.concatenate([np.zeros(self.delay), heard]).astype(np.float32)
+        heard: np.ndarray = np.fft.irfft(spectrum)[:size]
+        return heard

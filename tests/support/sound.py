@@ -110,6 +110,7 @@ class FakeOutput:
         self.fake, self.rate, self.device = fake, rate, device
         self.callback, self.finished = callback, finished
         self.stopped = threading.Event()  # aborted
+        self.heard = None  # (the mic stream, where its echo was mixed in, the PA's 16 kHz sound)
 
     def __enter__(self):
         if self.callback is not None:  # opened to play, not to check
@@ -132,8 +133,10 @@ class FakeOutput:
         samples = np.concatenate(pieces)
         assert self.rate > 0 and len(samples) > 1000
         if self.device == 1 and self.fake.hall and self.fake.streams:  # the PA, heard by the mic
-            self.fake.streams[-1].mix(self.fake.hall(resample(samples, self.rate, TARGET_RATE)))
-        self.fake.started.append((self.device, time.monotonic()))
+            sound, stream = resample(samples, self.rate, TARGET_RATE), self.fake.streams[-1]
+            self.heard = stream, stream.mix(self.fake.hall(sound)), sound
+        self.began = time.monotonic()
+        self.fake.started.append((self.device, self.began))
         threading.Thread(target=self._play, args=(len(samples),), daemon=True).start()
 
     def _play(self, count):
@@ -147,6 +150,12 @@ class FakeOutput:
     def abort(self):
         self.stopped.set()
         self.fake.aborted.append((self.device, time.monotonic()))
+        if self.heard is not None:  # the rest of the PA's sound never reaches the mic
+            stream, at, sound = self.heard
+            played = round((time.monotonic() - self.began) * TARGET_RATE)
+            rest, heard = self.fake.hall(sound), self.fake.hall(sound, played)
+            rest[: len(heard)] -= heard
+            stream.mix(-rest, at)
 
 
 class FakeStream:
@@ -165,16 +174,20 @@ class FakeStream:
         self.thread = threading.Thread(target=self._feed, daemon=True)
         self.thread.start()
 
-    def mix(self, sound):
-        """Add float samples at 16 kHz to the audio still to be delivered, from now on: the next
-        chunk holds what is heard from the last one handed over to its own handing over."""
+    def mix(self, sound, at=None):
+        """Add float samples at 16 kHz to the audio still to be delivered, from now on (the
+        next chunk holds what is heard from the last one handed over to its own handing over),
+        or from sample `at` on, of which what was delivered stays as it was; where they start."""
         with self.lock:
             now = self.position
-            if self.fake.realtime:
+            if at is not None:
+                now = at
+            elif self.fake.realtime:
                 elapsed = int((time.monotonic() - self.fed_at) * TARGET_RATE)
                 now += min(self.step // 2 - 1, elapsed)
-            end = min(len(self.audio), now + len(sound))
-            self.audio[now:end] += sound[: max(0, end - now)]
+            first, end = max(now, self.position), min(len(self.audio), now + len(sound))
+            self.audio[first:end] += sound[first - now : max(first - now, end - now)]
+            return now
 
     def _feed(self):
         for number, start in enumerate(range(0, len(self.audio), self.step // 2)):

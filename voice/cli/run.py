@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
         keeper = EchoKeeper(canceller.level, mic.name, pa.name, log_to_stderr)
         loop = LiveLoop(listener, ledger, announcer, confirm=settings.confirmations, echo=echo,
                         notice=settings.lost_notice, say_again=settings.say_again,
-                        tone=settings.shot_clock_tone, canceller=canceller,
+                        tone=settings.shot_clock_tone, give_way=settings.give_way,
+                        canceller=canceller,
                         keep_echo=keeper.watch)
         sys.stderr.write(_("match {match} recorded in {path}; listening on {mic}").format(
             match=ledger.match_id, path=args.db, mic=mic.name) + "\n")

@@ -29,6 +29,8 @@ LATE_SECONDS = 0.25  # the PA's echo reaches the microphone within this (latency
 SILENT_SECONDS = 1.0  # this long after the PA stopped, its echo has died away
 KEPT_FRAMES = 3000  # the frames (30 s) each side of the comparison is made of
 LEAST_FRAMES = 30  # frames each side needs before the comparison is made (until then: heard)
+VOICE_FRAMES = 5  # frames (50 ms) of a chunk with his voice over the echo: he speaks over the PA
+SPEECH_DB = 12.0  # ... each this much over the microphone's noise (the endpointer's ONSET_DB)
 
 
 class PlayedSound:
@@ -47,6 +49,14 @@ class PlayedSound:
             self._pieces.append((at, piece))
             while self._pieces and self._ends(self._pieces[0]) < at - self.kept:
                 self._pieces.popleft()
+
+    def stop(self, at: float) -> None:
+        """Note that what was playing at `at` stopped there (cut short): the rest was never
+        heard."""
+        with self._lock:
+            self._pieces = deque(
+                (start, piece[: round((at - start) * TARGET_RATE)] if start <= at else piece)
+                for start, piece in self._pieces)
 
     def between(self, start: float, count: int) -> np.ndarray:
         """The `count` samples the PA played from `start` on (silence where it played nothing)."""
@@ -82,9 +92,12 @@ class TappedOutput:
         return rate
 
     def play(self, samples: np.ndarray, rate: int, cut: threading.Event | None = None) -> None:
-        """Note the samples as played from now, then play them (until `cut` is set)."""
+        """Note the samples as played from now, then play them (until `cut` is set: then
+        noted as stopped where they were cut)."""
         self.played.add(samples, rate, self.clock())
         self.output.play(samples, rate, cut)
+        if cut is not None and cut.is_set():
+            self.played.stop(self.clock())
 
 
 class Audibility:
@@ -99,6 +112,7 @@ class Audibility:
         self._silent: deque[float] = deque(maxlen=KEPT_FRAMES)
         self._since = np.inf  # seconds since the reference last had sound
         self.heard = False  # True when the PA's echo is (or may be) in the microphone
+        self.noise: float | None = None  # the microphone's frame energy while the PA is silent
 
     def note(self, near: np.ndarray, far: np.ndarray) -> None:
         """Note a chunk of microphone samples and what the PA played meanwhile."""
@@ -109,12 +123,14 @@ class Audibility:
                 self._playing.append(energy)
             elif self._since >= SILENT_SECONDS:
                 self._silent.append(energy)
-        if min(len(self._playing), len(self._silent)) < LEAST_FRAMES:
+        if len(self._silent) >= LEAST_FRAMES:
+            self.noise = float(np.quantile(list(self._silent), QUIET_SHARE))
+        if self.noise is None or len(self._playing) < LEAST_FRAMES:
             self.heard = bool(self._playing)
             return
-        noise = np.quantile(list(self._silent), QUIET_SHARE) * 10 ** (HEARD_DB / 10)
         shares = [PLAYING_SHARE] if self.heard else [PLAYING_SHARE, QUIET_SHARE]
-        self.heard = bool(np.all(np.quantile(list(self._playing), shares) > noise))
+        self.heard = bool(np.all(np.quantile(list(self._playing), shares)
+                                 > self.noise * 10 ** (HEARD_DB / 10)))
 
 
 class Engine(Protocol):
@@ -185,6 +201,15 @@ class EchoCanceller:
         """Whether the phrase in the last `seconds` was louder than the PA's echo there, as its
         sound predicts it (or the echo's level is not known yet)."""
         return not self.level.masks(seconds)
+
+    def voice_over(self, seconds: float) -> bool:
+        """Whether the referee speaks over the PA in the last `seconds`: the PA heard in the
+        microphone and sounding there, VOICE_FRAMES of its frames his voice over the echo
+        (EchoLevel.voiced: not while the echo's gain is not known) and SPEECH_DB over the
+        microphone's noise (not before that is known)."""
+        level, noise = self.level, self.audibility.noise
+        return (self.audibility.heard and noise is not None and level.sounded(seconds)
+                and level.voiced(seconds, 0.0, noise * 10 ** (SPEECH_DB / 10)) >= VOICE_FRAMES)
 
     def masks(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` may be the PA's echo alone: the PA is heard

@@ -84,15 +84,16 @@ class EchoLevel:
         loud = self._echo(seconds)
         return loud is not None and self._level(seconds) >= loud * 10 ** (CLEAR_DB / 10)
 
-    def voiced(self, seconds: float, skip: float) -> int:
+    def voiced(self, seconds: float, skip: float, floor: float = 0.0) -> int:
         """How many frames of the microphone's `seconds` that ended `skip` seconds ago (a word)
-        are each CLEAR_DB louder than the echo the PA's sound predicts in them: voice over the
-        echo (0 while the echo's gain is not known)."""
+        are each CLEAR_DB louder than the echo the PA's sound predicts in them, and at least
+        `floor` (a frame energy): voice over the echo (0 while the echo's gain is not known)."""
         echo = self._echoes(seconds, skip)
         if echo is None:
             return 0
         first, end = self._span(seconds, skip)
-        return int(np.sum(np.array(self._mic)[first:end] >= echo * 10 ** (CLEAR_DB / 10)))
+        heard = np.array(self._mic)[first:end]
+        return int(np.sum((heard >= echo * 10 ** (CLEAR_DB / 10)) & (heard >= floor)))
 
     def _echo(self, seconds: float) -> float | None:
         """The echo the PA's sound predicts in the microphone's last `seconds`: the LOUD_SHARE

@@ -76,10 +76,14 @@ class Listener:
     is no command, gives way when the best reading there confirms the command (_settled). With
     `voiced` set (how many frames of a word's span are voice over the echo), a word of the best
     reading there besides the command's that holds his voice makes it a rival and confirms
-    nothing: the echo adds words, but not in his voice. And when the phrase was clear of the
+    nothing: the echo adds words, but not in his voice; so do its words in his voice meaning
+    another command where it lacks the command's. And when the phrase was clear of the
     echo, the words there in his voice, one after another, the others the echo's, settle the
-    doubt when they make a command (_his_phrase), and such a rival, and a phrase the canceller
-    left nothing of when a whole pre-roll of quiet came before it (_lost).
+    doubt when they make a command (_his_phrase), and such a rival unless a reading there
+    nearly as likely holds the command's words, and a phrase the canceller left nothing of when
+    a whole pre-roll of quiet came before it (_lost). An utterance begun with less quiet than
+    that after one the referee is asked to say again (`asked`) is the rest of its phrase: not
+    returned.
     """
 
     def __init__(
@@ -115,6 +119,7 @@ class Listener:
         self._pending: Heard | None = None  # a complete partial, settling
         self._pending_for = 0  # bytes of audio fed since it appeared
         self._fed = 0  # bytes of the utterance in progress fed to the recogniser
+        self._asked = False  # the referee is asked to say again the phrase last returned
         self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
 
     def hear_again(self, canceller: EchoCanceller) -> None:
@@ -129,6 +134,12 @@ class Listener:
     def free_form(self) -> bool:
         """True when the model takes no runtime grammar, so commands are matched by similarity."""
         return self.recogniser.grammar is None
+
+    @property
+    def speaking(self) -> bool:
+        """Whether an utterance is under way, speech found in it (by our endpointer: never
+        without one)."""
+        return self.gate is not None and self.gate.endpointer.speaking
 
     @property
     def endpoint_ms(self) -> int | None:
@@ -181,6 +192,7 @@ class Listener:
         self.recogniser.reset()
         self._committed = self._pending = None
         self._fed = 0
+        self._asked = False
         if self.gate is not None:
             self.gate.drop()
 
@@ -201,7 +213,24 @@ class Listener:
         event = self.recogniser.feed(pcm16, partials=False) if pcm16 else None
         return self._final(event if event and event.final else self.recogniser.finish())
 
+    def asked(self) -> None:
+        """Note that the referee is asked to say again the phrase last returned, as unsure (a
+        rival, or lost): what follows it with less than a whole pre-roll of quiet is the rest
+        of that phrase, not acted on (the endpointer ends an utterance at a pause the canceller
+        makes in his phrase)."""
+        self._asked = True
+
     def _final(self, result: Recognised) -> Heard | None:
+        """What the utterance just ended means (_read), unless it is the rest of a phrase the
+        referee is asked to say again (`asked`)."""
+        gate = self.gate
+        rest = (self._asked and gate is not None and gate.preroll is not None
+                and gate.lead_in < gate.preroll)
+        heard = self._read(result)
+        self._asked = rest and heard is not None  # the rest of that rest too
+        return None if self._asked and heard is not None and heard.replaces is None else heard
+
+    def _read(self, result: Recognised) -> Heard | None:
         if self.gate is not None:
             self.gate.restart()
         committed, self._committed, self._pending = self._committed, None, None
@@ -236,17 +265,20 @@ class Listener:
     def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
-        or the best holds them and a word besides in his voice (the canceller cut it), or,
-        unless the best ends with them, one is another command without them, or with words
-        before them (the canceller cuts the start of a phrase said over the PA: «πόντος έξω»
-        heard as «έξω»)."""
+        or the best holds them and a word besides in his voice (the canceller cut it), or
+        lacks them and its words in his voice make another command (the canceller changed
+        his), or, unless the best ends with them, one is another command without them, or with
+        words before them (the canceller cuts the start of a phrase said over the PA: «πόντος
+        έξω» heard as «έξω»)."""
         again = self._heard_uncancelled(seconds)
         if again is None:
             return None
         heard, began = again
-        ours = known_words(text)
-        if holds(text, [heard.text]) and any(
-                word.text not in ours for word in his_words(self._voiced(heard, began))):
+        ours, his = known_words(text), his_words(self._voiced(heard, began))
+        if holds(text, [heard.text]):
+            if any(word.text not in ours for word in his):
+                return heard.text
+        elif his and self._means_other(" ".join(word.text for word in his), command):
             return heard.text
         return second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
@@ -335,9 +367,10 @@ class Listener:
     def _his_alone(self, through: Recognised, seconds: float) -> str | None:
         """His words alone (_his_phrase) in the second hearing of the utterance of `seconds`
         just ended, which the canceller read as `through`, when it was CLEAR_DB louder than the
-        echo."""
+        echo and no reading there nearly as likely holds the canceller's words: unsure itself,
+        the second hearing overrules nothing."""
         again = self._heard_uncancelled(seconds) if self._clear(seconds) else None
-        if again is None:
+        if again is None or (through.text and holds(through.text, again[0].rivals)):
             return None
         heard, began = again
         return self._his_phrase(heard, began, self._voiced(heard, began), through)

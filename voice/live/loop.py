@@ -14,6 +14,7 @@ from rules.announcement import NEVER_WITHDRAWN, Announcement, Code
 from rules.command import Command, Kind
 from voice.live.catch_up import catch_up
 from voice.live.echo import EchoGuard
+from voice.live.give_way import GiveWay
 from voice.live.microphone_news import MicrophoneNews
 from voice.live.output_news import OutputNews
 from voice.live.prompts import LoopCode, confirmation, prompt
@@ -68,6 +69,7 @@ class LiveLoop:
         tone: bool = True,
         say_again: str | None = None,
         keep_echo: Callable[[], None] | None = None,
+        give_way: bool = True,
     ) -> None:
         self.listener = listener
         self.ledger = ledger
@@ -87,7 +89,12 @@ class LiveLoop:
                                   notice) if isinstance(announcer, Announcer) else None
         self.record_news = RecordNews(ledger, self._tell, log)
         self.ticker = Ticker(ledger, clock)
+        # With `give_way`, an announcement the referee speaks over is cut short (GiveWay).
+        self.give_way = GiveWay(listener, canceller, announcer, ledger, self.voiced, log) if (
+            give_way and canceller is not None and isinstance(announcer, Announcer)) else None
         self._early_taken = False  # the early commit in progress was accepted by the rules
+        self._said_on_pa = False  # a command of the phrase in progress was voiced on the PA
+        self._on_pa = False  # the latest command taken had announcements on the PA
 
     @property
     def overflows(self) -> int:
@@ -97,8 +104,13 @@ class LiveLoop:
     def on_audio(self, pcm16: bytes) -> Heard | None:
         """Feed one chunk of microphone audio; act on what it completes."""
         heard = self.listener.feed(self.canceller.clean(pcm16) if self.canceller else pcm16)
+        if self.give_way is not None:
+            self.give_way.hear(pcm16)
         if heard is not None:
             self.act(heard)
+        if self.give_way is not None and not self.listener.speaking:
+            self.give_way.over(self._said_on_pa)
+            self._said_on_pa = False
         self.idle()
         return heard
 
@@ -129,6 +141,7 @@ class LiveLoop:
                                   "asking the referee to repeat"), phrase=heard.phrase,
                           rival=heard.rival).shown())
             self.microphone.ask_again()
+            self.listener.asked()
         elif verdict.way is Way.NOT_UNDERSTOOD:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
         elif heard.command is not None:
@@ -142,6 +155,7 @@ class LiveLoop:
                 self.canceller.level.note_referee(heard.seconds)
             accepted = self._take(heard.command)
             self._early_taken = heard.early and accepted
+            self._said_on_pa = self._said_on_pa or (accepted and self._on_pa)
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the
@@ -204,6 +218,7 @@ class LiveLoop:
         """Apply and voice `command`, the writer recording it; True when the rules took it."""
         utterances = self.ledger.command(command)
         seq = self.ledger.written
+        self._on_pa = any(u.channel == Channel.PA for u in utterances)
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(confirmation(command))
         if self.tone and any(u.code is Code.SHOT_CLOCK_WARNING for u in utterances):

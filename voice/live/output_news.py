@@ -52,7 +52,7 @@ class OutputNews:
                              "state said instead"), output=OUTPUTS[Channel(channel)]).shown())
             self.announcer.drop_routine(channel)  # as stale as what was cut
             if channel not in self.lost:  # on a lost output, the score tried says it
-                catch_up(self.ledger, _Moved(self.announcer, channel), self.voiced,
+                catch_up(self.ledger, Moved(self.announcer, channel), self.voiced,
                          summarise=True, stale=True)
         for channel in list(self._returned):
             self._returned.discard(channel)
@@ -92,14 +92,14 @@ class OutputNews:
         if channel == Channel.PA:
             catch_up(self.ledger, probe, self.voiced, summarise=True)
         else:
-            catch_up(self.ledger, _Moved(probe, channel), self.voiced, summarise=True,
+            catch_up(self.ledger, Moved(probe, channel), self.voiced, summarise=True,
                      stale=True)
 
     def _back(self, channel: str) -> None:
         self._returned.add(channel)
 
 
-class _Moved:
+class Moved:
     """A speaker for the catch-up: `speaker`'s, all of it on one output."""
 
     def __init__(self, speaker: Speaker, channel: str) -> None:

@@ -93,15 +93,17 @@ class _Part:
     batch: _Batch
     utterances: list[Utterance]
     alert: bool
-    cut: threading.Event = field(default_factory=threading.Event)  # set: cut short for an alert
+    cut: threading.Event = field(default_factory=threading.Event)  # set: cut short ...
+    gave_way: bool = False  # ... for the referee speaking over it, not for an alert
 
 
 class Announcer:
     """Speaks queued utterances, each on its channel's output: every output has its own thread,
     so a slow or hung one never holds up the other. On each output, alerts go before routine
     utterances, and an alert cuts short the routine one playing (the rest of its batch is not
-    said, its `done` never runs: `interrupted()` tells); none is cut or reordered otherwise. An
-    output whose play fails or overruns its deadline is `lost()` until a play on it succeeds."""
+    said, its `done` never runs: `interrupted()` tells), and so does the referee speaking over
+    it (`give_way`); none is cut or reordered otherwise. An output whose play fails or overruns
+    its deadline is `lost()` until a play on it succeeds."""
 
     def __init__(self, voice: Voice, outputs: Mapping[str, Output]) -> None:
         self._voice = voice
@@ -138,6 +140,13 @@ class Announcer:
         for name, lane in self._lanes.items():
             if channel in (None, name):
                 lane.drop_routine()
+
+    def give_way(self, channel: str) -> bool:
+        """Cut short the routine utterance playing on `channel` for the referee speaking over
+        it, and drop the routine ones waiting there (their batches' `done` never runs); False
+        when none was playing."""
+        lane = self._lanes.get(channel)
+        return lane is not None and lane.give_way()
 
     def interrupted(self) -> frozenset[str]:
         """The channels where an alert has cut a routine utterance short since last asked."""
@@ -225,8 +234,18 @@ class _Lane:
         for part in dropped:
             part.batch.finished(False)
 
+    def give_way(self) -> bool:
+        with self._ready:
+            part = self._cuttable
+            if part is None or part.cut.is_set():
+                return False
+            part.gave_way = True
+            part.cut.set()
+        self.drop_routine()
+        return True
+
     def interrupted(self) -> bool:
-        """Whether a routine part was cut short since last asked."""
+        """Whether a routine part was cut short for an alert since last asked."""
         with self._ready:
             cut, self._cut_short = self._cut_short, False
             return cut
@@ -263,7 +282,7 @@ class _Lane:
             with self._ready:  # played: no alert cuts it any more
                 self._cuttable = None
                 cut = part.cut.is_set()
-                self._cut_short = self._cut_short or cut
+                self._cut_short = self._cut_short or (cut and not part.gave_way)
             part.batch.finished(spoken and not cut)  # a probe heard is known before it is free
             with self._ready:
                 self._working = None
