@@ -17,7 +17,9 @@ def test_init_writes_a_commented_file_that_show_reports(referee, tmp_path: Path)
     assert code == 0 and lines[0] == f"hall settings file: {path}"
     assert lines[1].split() == ["speech.voice", '"grk/el"', "hall", "file"]
     assert lines[2].split() == ["speech.driver", "(not", "set)", "default"]
-    assert lines[11].split() == ["devices.mic", "(not", "set)", "default"]
+    shown = {line.split()[0]: line.split()[1:] for line in lines[1:]}
+    assert shown["devices.mic"] == ["(not", "set)", "default"]
+    assert shown["speech.give_way"] == ["true", "hall", "file"]
     code, _, err = referee("config", "init", "--config", path)
     assert code == 2 and f"{path} already exists" in err and "--force overwrites it" in err
     assert referee("config", "init", "--config", path, "--force").code == 0
