@@ -113,8 +113,7 @@ class Stream:
         the rest of it out of `mic` (this stream's microphone, as one listener hears it)."""
         start, sound = self.pa[number]
         first, played = round((start - START) * TARGET_RATE), round((at - start) * TARGET_RATE)
-        rest, heard = self.hall(sound), self.hall(sound, played)
-        rest[: len(heard)] -= heard
+        rest = self.hall.unheard(sound, played)
         end = min(len(mic), first + len(rest))
         mic[first:end] -= rest[: end - first]
 

@@ -344,10 +344,7 @@ def taken(listener: Listener, monkeypatch: pytest.MonkeyPatch,
           through: Callable[[], Recognised], folder: Path) -> tuple[str, str | None]:
     """What `listener` makes of «엄마» when the canceller's audio reads `through`: the phrase
     taken, and what the canceller read if the microphone without it settled that."""
-    monkeypatch.setattr(listener.recogniser, "finish", through)
-    samples = np.concatenate([np.zeros(22050 // 4, np.float32),
-                              np.trim_zeros(speech("엄마", folder))])
-    ((_, got),) = hear_recording(listener, samples, 22050)
+    got = taken_heard(listener, monkeypatch, through, folder)
     return got.phrase, got.doubted
 
 
@@ -439,20 +436,12 @@ def test_his_words_without_the_canceller_settle_a_command_it_cut(
     raw, (first, second) = words_apart("엄마", "버스", tmp_path)
     listener = make_listener(korean_model)
     echo_stand_in(listener, raw, clear=True, his=(first[0], second[1]) if his == "both" else second)
-    start, end = first if through == "엄마" else second
-
-    def finish() -> Recognised:  # its word timed in the recogniser's stream, which ends now
-        shift = listener.recogniser.fed_seconds - len(raw) / 2 / TARGET_RATE
-        return Recognised(through, final=True, words=(Word(through, start + shift, end + shift),))
-
-    monkeypatch.setattr(listener.recogniser, "finish", finish)
     decoded = []
     reading = Recogniser.reading
     monkeypatch.setattr(Recogniser, "reading",
                         lambda self, audio: decoded.append(audio) or reading(self, audio))
-    samples = np.concatenate([np.zeros(22050 // 4, np.float32),
-                              np.trim_zeros(speech("엄마", tmp_path))])
-    ((_, got),) = hear_recording(listener, samples, 22050)
+    span = first if through == "엄마" else second
+    got = taken_heard(listener, monkeypatch, through_at(listener, raw, through, span), tmp_path)
     assert (got.phrase, got.rival, got.doubted) == heard
     assert decoded == [raw]  # heard again once, however many rules ask how
 
@@ -469,9 +458,13 @@ def through_at(listener: Listener, raw: bytes, text: str,
 
 def unsure_of(monkeypatch: pytest.MonkeyPatch, reading: str) -> None:
     """The second hearing finds `reading` nearly as likely as its best, besides its own rivals."""
-    heard = Recogniser.reading
-    monkeypatch.setattr(Recogniser, "reading", lambda self, audio: dataclasses.replace(
-        heard(self, audio), rivals=(*heard(self, audio).rivals, reading)))
+    hear = Recogniser.reading
+
+    def unsure(self: Recogniser, audio: bytes) -> Recognised:
+        heard = hear(self, audio)
+        return dataclasses.replace(heard, rivals=(*heard.rivals, reading))
+
+    monkeypatch.setattr(Recogniser, "reading", unsure)
 
 
 @pytest.mark.parametrize(("unsure", "heard"), [

@@ -40,6 +40,13 @@ class Hall:
             heard = self._reverberant(sound[:played])
         return np.concatenate([np.zeros(self.delay), heard * scale]).astype(np.float32)
 
+    def unheard(self, sound: np.ndarray, played: int) -> np.ndarray:
+        """What of `sound` as the microphone hears it never reaches it when it is cut short
+        after `played` samples (on the whole sound's samples)."""
+        rest, heard = self(sound), self(sound, played)
+        rest[: len(heard)] -= heard
+        return rest
+
     def _reverberant(self, sound: np.ndarray) -> np.ndarray:
         size = len(sound) + len(self.impulse) - 1
         spectrum = np.fft.rfft(sound, 2 * size) * np.fft.rfft(self.impulse, 2 * size)

@@ -153,9 +153,7 @@ class FakeOutput:
         if self.heard is not None:  # the rest of the PA's sound never reaches the mic
             stream, at, sound = self.heard
             played = round((time.monotonic() - self.began) * TARGET_RATE)
-            rest, heard = self.fake.hall(sound), self.fake.hall(sound, played)
-            rest[: len(heard)] -= heard
-            stream.mix(-rest, at)
+            stream.mix(-self.fake.hall.unheard(sound, played), at)
 
 
 class FakeStream:

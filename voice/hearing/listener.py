@@ -223,9 +223,7 @@ class Listener:
     def _final(self, result: Recognised) -> Heard | None:
         """What the utterance just ended means (_read), unless it is the rest of a phrase the
         referee is asked to say again (`asked`)."""
-        gate = self.gate
-        rest = (self._asked and gate is not None and gate.preroll is not None
-                and gate.lead_in < gate.preroll)
+        rest = self._asked and self._after_quiet() is False
         heard = self._read(result)
         self._asked = rest and heard is not None  # the rest of that rest too
         return None if self._asked and heard is not None and heard.replaces is None else heard
@@ -375,11 +373,14 @@ class Listener:
         heard, began = again
         return self._his_phrase(heard, began, self._voiced(heard, began), through)
 
-    def _after_quiet(self) -> bool:
+    def _after_quiet(self) -> bool | None:
         """Whether a whole pre-roll of quiet came before the utterance just ended (Gate.lead_in):
-        it is no tail of the last one, which the endpointer ended at a pause within a phrase."""
+        it is no tail of the last one, which the endpointer ended at a pause within a phrase
+        (None without a pre-roll: no gate of ours, or one that decodes all the audio)."""
         gate = self.gate
-        return gate is not None and gate.preroll is not None and gate.lead_in >= gate.preroll
+        if gate is None or gate.preroll is None:
+            return None
+        return gate.lead_in >= gate.preroll
 
     def _heard_uncancelled(self, seconds: float) -> tuple[Recognised, float] | None:
         """How the microphone's audio before the canceller reads, over the utterance of

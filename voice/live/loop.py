@@ -94,7 +94,6 @@ class LiveLoop:
             give_way and canceller is not None and isinstance(announcer, Announcer)) else None
         self._early_taken = False  # the early commit in progress was accepted by the rules
         self._said_on_pa = False  # a command of the phrase in progress was voiced on the PA
-        self._on_pa = False  # the latest command taken had announcements on the PA
 
     @property
     def overflows(self) -> int:
@@ -153,9 +152,10 @@ class LiveLoop:
                               doubted=heard.doubted).shown())
             if self.canceller is not None:
                 self.canceller.level.note_referee(heard.seconds)
-            accepted = self._take(heard.command)
-            self._early_taken = heard.early and accepted
-            self._said_on_pa = self._said_on_pa or (accepted and self._on_pa)
+            said = self._take(heard.command)
+            self._early_taken = heard.early and said is not None
+            self._said_on_pa = self._said_on_pa or (
+                said is not None and any(u.channel == Channel.PA for u in said))
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the
@@ -214,11 +214,11 @@ class LiveLoop:
         """Say what the loop's parts tell, ahead of routine announcements; then `done`."""
         self.announcer.say(utterances, done, alert=True)
 
-    def _take(self, command: Command) -> bool:
-        """Apply and voice `command`, the writer recording it; True when the rules took it."""
+    def _take(self, command: Command) -> list[Utterance] | None:
+        """Apply and voice `command`, the writer recording it; what it says when the rules took
+        it (None when they did not)."""
         utterances = self.ledger.command(command)
         seq = self.ledger.written
-        self._on_pa = any(u.channel == Channel.PA for u in utterances)
         if seq is not None and self.confirm and _silent_on_the_pa(command, utterances):
             utterances.append(confirmation(command))
         if self.tone and any(u.code is Code.SHOT_CLOCK_WARNING for u in utterances):
@@ -228,7 +228,7 @@ class LiveLoop:
                 self.outputs.announcer.backlog() > BACKLOG_MAX):
             self.outputs.announcer.drop_routine()  # their events stay unvoiced: caught up now
             catch_up(self.ledger, self.announcer, self.voiced, summarise=True)
-            return seq is not None
+            return None if seq is None else utterances
         done = None if seq is None else (lambda: self.voiced(seq))
         self.announcer.say(utterances, done=done, alert=refused)
-        return seq is not None
+        return None if seq is None else utterances
