@@ -281,7 +281,10 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
             cut.append(at)
         if heard is None:
             continue
-        way = judge(heard, guard, canceller, clock[0]).way
+        verdict = judge(heard, guard, canceller, clock[0])
+        way = verdict.way
+        if verdict.rest:
+            listener.asked()  # as the loop does
         if way is Way.ECHO:
             tally.guarded += 1
             tally.wrong.append(f"the PA's: {heard.phrase}@{clock[0] - START:.1f}")
@@ -294,7 +297,6 @@ def hear(model: LoadedModel, stream: Stream, engine: str, tally: Tally,
                 told.append(clock[0])
                 tally.wrong.append(f"drowned: {heard.phrase}@{clock[0] - START:.1f}")
         elif way is Way.UNSURE:
-            listener.asked()  # as the loop does
             tally.asked += 1
             told.append(clock[0])
             without = " without the canceller" if heard.rival_uncancelled else ""

@@ -416,6 +416,25 @@ def test_a_command_no_louder_than_the_echo_is_asked_again_not_taken(
         assert "not taken: «πόντος» was no louder than the PA's echo" in lines
 
 
+@pytest.mark.parametrize(("rival", "rest"), [
+    ("πόντος έξω", True), ("άστοχο", False), (None, False)],
+    ids=["its start cut", "another command as likely", "no rival"])
+def test_a_command_no_louder_than_the_echo_with_its_start_cut_is_not_done_with(
+    tmp_path, korean_model, sound_devices, rival, rest
+):
+    # At +7 dB in bench/echo.py his «πόντος έξω» was read «έξω», «πόντος έξω» nearly as
+    # likely, no louder than the echo; the next utterance began with no quiet before it, the
+    # end of his phrase, and was taken as «διόρθωση». Such a rest is not acted on.
+    loop, record = make_loop(tmp_path, korean_model, log=[].append)
+    loop.canceller = primed(-6)
+    told = []
+    loop.listener.asked = lambda: told.append(True)
+    kinds, codes = act_once(loop, record, Heard(
+        "버스", "έξω", Command(Kind.OUT), 100.0, early=False, seconds=0.8, rival=rival))
+    assert kinds == [] and codes == [LoopCode.SAY_AGAIN]
+    assert told == ([True] if rest else [])
+
+
 def test_no_louder_than_the_echo_and_far_quieter_than_the_referee_is_not_asked_again(
     tmp_path, korean_model, sound_devices
 ):

@@ -49,6 +49,18 @@ class Heard:
     readings: tuple[str, ...] = ()  # the other readings nearly as likely, as recognised
     doubted: str | None = None  # what the canceller read, settled without it ("": nothing)
 
+    @property
+    def start_cut(self) -> bool:
+        """Whether its rival has words of its own before its words: his phrase may have begun
+        under the echo («πόντος έξω» read «έξω»), its rest still to come.
+
+        >>> Heard("버스", "έξω", None, 100.0, early=False, rival="πόντος έξω").start_cut
+        True
+        >>> Heard("버스", "έξω", None, 100.0, early=False, rival="άστοχο").start_cut
+        False
+        """
+        return self.rival is not None and leads(self.rival, self.phrase)
+
 
 class Listener:
     """Feeds 16 kHz PCM to a recogniser restricted to `vocabulary` and turns results into commands.
@@ -214,8 +226,8 @@ class Listener:
         return self._final(event if event and event.final else self.recogniser.finish())
 
     def asked(self) -> None:
-        """Note that the referee is asked to say again the phrase last returned, as unsure (a
-        rival, or lost): what follows it with less than a whole pre-roll of quiet is the rest
+        """Note that the referee is asked to say again the phrase last returned, not done with
+        (Verdict.rest): what follows it with less than a whole pre-roll of quiet is the rest
         of that phrase, not acted on (the endpointer ends an utterance at a pause the canceller
         makes in his phrase)."""
         self._asked = True

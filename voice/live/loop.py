@@ -140,7 +140,6 @@ class LiveLoop:
                                   "asking the referee to repeat"), phrase=heard.phrase,
                           rival=heard.rival).shown())
             self.microphone.ask_again()
-            self.listener.asked()
         elif verdict.way is Way.NOT_UNDERSTOOD:
             self.announcer.say([render(Announcement(Code.NOT_UNDERSTOOD))], alert=True)
         elif heard.command is not None:
@@ -156,6 +155,8 @@ class LiveLoop:
             self._early_taken = heard.early and said is not None
             self._said_on_pa = self._said_on_pa or (
                 said is not None and any(u.channel == Channel.PA for u in said))
+        if verdict.rest:
+            self.listener.asked()
 
     def idle(self) -> None:
         """Between chunks: keep the heartbeat, watch the outputs, follow the record, tell the

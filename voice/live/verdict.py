@@ -1,6 +1,7 @@
 """What the live loop does with a heard phrase, in the order it checks: the PA's echo, a phrase
 no louder than the echo (far quieter than the referee's voice too: the echo's residue), a
-reading it is unsure of, one not understood, or a command to take."""
+reading it is unsure of, one not understood, or a command to take; and whether what follows it
+within a pre-roll is the rest of its phrase (Listener.asked)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ class Way(Enum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """A heard phrase's way, and the PA utterance it echoes (ECHO only)."""
+    """A heard phrase's way, the PA utterance it echoes (ECHO only), and whether the referee,
+    asked to say it again, may not be done with it (`rest`: unsure, or drowned with its start
+    cut, Heard.start_cut)."""
 
     way: Way
     echoed: Played | None = None
+    rest: bool = False
 
 
 def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
@@ -44,7 +48,9 @@ def judge(heard: Heard, echo: EchoGuard | None, canceller: EchoCanceller | None,
     if echoed is not None:
         return Verdict(Way.ECHO, echoed)
     if canceller is not None and canceller.masks(heard.seconds):
-        return Verdict(Way.RESIDUE if canceller.level.under_voice(heard.seconds) else Way.DROWNED)
+        if canceller.level.under_voice(heard.seconds):
+            return Verdict(Way.RESIDUE)
+        return Verdict(Way.DROWNED, rest=heard.start_cut)
     if heard.lost or heard.rival is not None:
-        return Verdict(Way.UNSURE)
+        return Verdict(Way.UNSURE, rest=True)
     return Verdict(Way.NOT_UNDERSTOOD if heard.command is None else Way.TAKEN)
