@@ -89,13 +89,15 @@ class Listener:
     `voiced` set (how many frames of a word's span are voice over the echo), a word of the best
     reading there besides the command's that holds his voice makes it a rival and confirms
     nothing: the echo adds words, but not in his voice; so do its words in his voice meaning
-    another command where it lacks the command's. And when the phrase was clear of the
-    echo, the words there in his voice, one after another, the others the echo's, settle the
-    doubt when they make a command (_his_phrase), and such a rival unless a reading there
-    nearly as likely holds the command's words, and a phrase the canceller left nothing of when
-    a whole pre-roll of quiet came before it (_lost). An utterance begun with less quiet than
-    that after one the referee is asked to say again (`asked`) is the rest of its phrase: not
-    returned.
+    another command where it lacks the command's, and, with `echo_known` set too (whether the
+    echo's gain is known, before which `voiced` counts nothing), the command's words holding no
+    more than a trace of his voice when the phrase was not clear of the echo (the echo's).
+    And when the phrase was clear of the echo, the words there in his voice, one after
+    another, the others the echo's, settle the doubt when they make a command (_his_phrase),
+    and such a rival unless a reading there nearly as likely holds the command's words, and a
+    phrase the canceller left nothing of when a whole pre-roll of quiet came before it (_lost).
+    An utterance begun with less quiet than that after one the referee is asked to say again
+    (`asked`) is the rest of its phrase: not returned.
     """
 
     def __init__(
@@ -125,6 +127,7 @@ class Listener:
         self.louder: Callable[[float], bool] | None = None
         self.clear_of_echo: Callable[[float], bool] | None = None
         self.voiced: Callable[[float, float], int] | None = None
+        self.echo_known: Callable[[], bool] | None = None  # whether `voiced` can count any
         self._second: Recogniser | None = None  # hears the audio before the canceller ...
         self._again: tuple[bytes, Recognised] | None = None  # ... what it last heard, and how
         self._committed: Command | None = None  # early commit of the utterance in progress
@@ -136,11 +139,12 @@ class Listener:
 
     def hear_again(self, canceller: EchoCanceller) -> None:
         """Hear phrases again without `canceller`: its audio as it came (`uncancelled`) and its
-        measure of the echo (`louder`, `clear_of_echo`, `voiced`)."""
+        measure of the echo (`louder`, `clear_of_echo`, `voiced`, `echo_known`)."""
         self.uncancelled = canceller.uncancelled
         self.louder = canceller.louder
         self.clear_of_echo = canceller.level.clear_of_echo
         self.voiced = canceller.level.voiced
+        self.echo_known = lambda: canceller.level.gain is not None
 
     @property
     def free_form(self) -> bool:
@@ -276,22 +280,34 @@ class Listener:
         """How the microphone heard the utterance of `seconds` before the echo canceller, when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
         or the best holds them and a word besides in his voice (the canceller cut it), or
-        lacks them and its words in his voice make another command (the canceller changed
-        his), or, unless the best ends with them, one is another command without them, or with
-        words before them (the canceller cuts the start of a phrase said over the PA: «πόντος
-        έξω» heard as «έξω»)."""
+        holds them in the echo's voice alone ("": _echo_alone), or lacks them and its words in
+        his voice make another command (the canceller changed his), or, unless the best ends
+        with them, one is another command without them, or with words before them (the
+        canceller cuts the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
         again = self._heard_uncancelled(seconds)
         if again is None:
             return None
         heard, began = again
-        ours, his = known_words(text), his_words(self._voiced(heard, began))
+        counted = self._voiced(heard, began)
+        ours, his = known_words(text), his_words(counted)
         if holds(text, [heard.text]):
             if any(word.text not in ours for word in his):
                 return heard.text
+            if self._echo_alone([frames for word, frames in counted if word.text in ours],
+                                seconds):
+                return ""
         elif his and self._means_other(" ".join(word.text for word in his), command):
             return heard.text
         return second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
+
+    def _echo_alone(self, frames: list[int], seconds: float) -> bool:
+        """Whether the words of a command, each with its `frames` of voice over the echo, hold
+        no more than a trace of his voice (TRACE_FRAMES), the echo's gain known and the
+        utterance of `seconds` not CLEAR_DB louder than the echo: the echo's words, not his."""
+        known = self.echo_known
+        return (bool(frames) and max(frames) <= TRACE_FRAMES and known is not None and known()
+                and not self._clear(seconds))
 
     def _settled(self, result: Recognised, command: Command | None,
                  seconds: float) -> str | None:
