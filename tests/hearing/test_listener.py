@@ -375,18 +375,23 @@ def test_a_word_of_his_besides_the_commands_without_the_canceller_makes_it_a_riv
     assert (heard.phrase, heard.rival, heard.rival_uncancelled) == ("πόντος", rival, his)
 
 
-@pytest.mark.parametrize(("his", "known", "clear", "rival"), [
-    (False, True, False, "…"), (True, True, False, None), (False, False, False, None),
-    (False, True, True, None)],
-    ids=["the echo's voice alone in its words", "his voice in them", "the echo's gain not known",
+@pytest.mark.parametrize(("before", "his", "known", "clear", "rival"), [
+    ("라디오", False, True, False, "…"), ("라디오", True, True, False, None),
+    ("라디오", False, False, False, "…"), ("어제", False, False, False, "διόρθωση"),
+    ("라디오", False, True, True, None)],
+    ids=["the echo's voice alone in its words", "his voice in them",
+         "the echo's gain not known: nothing tells them apart",
+         "the echo's gain not known, another command without the canceller",
          "clear of the echo"])
 def test_a_command_whose_words_hold_no_voice_of_his_without_the_canceller_is_unsure(
-    korean_model: LoadedModel, tmp_path: Path, his: bool, known: bool, clear: bool,
+    korean_model: LoadedModel, tmp_path: Path, before: str, his: bool, known: bool, clear: bool,
     rival: str | None
 ) -> None:
-    # Through the canceller and without it «άστοχο», with no more than a trace of his voice over
-    # the echo in its word (bench/echo.py, −13 dB on draw 4: the PA's echo taken as «άστοχο»).
-    word = np.trim_zeros(speech("라디오", tmp_path))
+    # Through the canceller «άστοχο», and without it too, with no more than a trace of his voice
+    # over the echo in its word (bench/echo.py, −13 dB on draw 4: the PA's echo taken as
+    # «άστοχο»; on draw 7 at +7 dB, before a block of the echo was measured, his «πόντος» as
+    # «έξω»), or without it another command, the rival whether the echo is known or not.
+    word = np.trim_zeros(speech(before, tmp_path))
     raw = to_pcm16_bytes(resample(quiet_around(word, 0.5), 22050, TARGET_RATE))
     listener = make_listener(korean_model)
     echo_stand_in(listener, raw, clear=clear, his=(0.5, 0.5 + len(word) / 22050) if his

@@ -91,7 +91,9 @@ class Listener:
     nothing: the echo adds words, but not in his voice; so do its words in his voice meaning
     another command where it lacks the command's, and, with `echo_known` set too (whether the
     echo's gain is known, before which `voiced` counts nothing), the command's words holding no
-    more than a trace of his voice when the phrase was not clear of the echo (the echo's).
+    more than a trace of his voice when the phrase was not clear of the echo (the echo's); and
+    while that gain is not known, nothing there tells his voice from the echo's: any command
+    with no other rival is unsure (_echo_unknown).
     And when the phrase was clear of the echo, the words there in his voice, one after
     another, the others the echo's, settle the doubt when they make a command (_his_phrase),
     and such a rival unless a reading there nearly as likely holds the command's words, and a
@@ -283,7 +285,8 @@ class Listener:
         holds them in the echo's voice alone ("": _echo_alone), or lacks them and its words in
         his voice make another command (the canceller changed his), or, unless the best ends
         with them, one is another command without them, or with words before them (the
-        canceller cuts the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»)."""
+        canceller cuts the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»);
+        and when none of these, "" while the echo's gain is not known (_echo_unknown)."""
         again = self._heard_uncancelled(seconds)
         if again is None:
             return None
@@ -298,8 +301,16 @@ class Listener:
                 return ""
         elif his and self._means_other(" ".join(word.text for word in his), command):
             return heard.text
-        return second_rival(
+        rival = second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
+        return "" if rival is None and self._echo_unknown() else rival
+
+    def _echo_unknown(self) -> bool:
+        """Whether the echo's gain is not known yet (`echo_known`): nothing tells his voice from
+        the echo's then, nor the echo's level from his (a short first announcement measures no
+        block of it)."""
+        known = self.echo_known
+        return known is not None and not known()
 
     def _echo_alone(self, frames: list[int], seconds: float) -> bool:
         """Whether the words of a command, each with its `frames` of voice over the echo, hold
