@@ -87,19 +87,21 @@ class Listener:
     second hearing also settles the canceller's doubt: a rival reading, or a best reading that
     is no command, gives way when the best reading there confirms the command (_settled). With
     `voiced` set (how many frames of a word's span are voice over the echo), a word of the best
-    reading there besides the command's that holds his voice makes it a rival and confirms
-    nothing: the echo adds words, but not in his voice; so do its words in his voice meaning
-    another command where it lacks the command's, and, with `echo_known` set too (whether the
-    echo's gain is known, before which `voiced` counts nothing), the command's words holding no
-    more than a trace of his voice when the phrase was not clear of the echo (the echo's); and
-    while that gain is not known, nothing there tells his voice from the echo's: any command
-    with no other rival is unsure (_echo_unknown).
+    reading there besides the command's with more than a trace of his voice makes it a rival
+    and confirms nothing: the echo adds words, but not in his voice; so do its words in his
+    voice meaning another command where it lacks the command's, and, with `echo_known` set too
+    (whether the echo's gain is known, before which `voiced` counts nothing), the command's
+    words holding no more than a trace of his voice when the phrase was not clear of the echo
+    (the echo's); and while that gain is not known, nothing there tells his voice from the
+    echo's: any command with no other rival is unsure (_echo_unknown).
     And when the phrase was clear of the echo, the words there in his voice, one after
     another, the others the echo's, settle the doubt when they make a command (_his_phrase),
     and such a rival unless a reading there nearly as likely holds the command's words, and a
     phrase the canceller left nothing of when a whole pre-roll of quiet came before it (_lost).
     An utterance begun with less quiet than that after one the referee is asked to say again
-    (`asked`) is the rest of its phrase: not returned.
+    (`asked`) is the rest of its phrase: not returned. A command begun with no quiet at all
+    after utterances that came to nothing is heard again with them, the rest of a phrase whose
+    start the canceller took: the rest alone settles nothing.
     """
 
     def __init__(
@@ -137,6 +139,7 @@ class Listener:
         self._pending_for = 0  # bytes of audio fed since it appeared
         self._fed = 0  # bytes of the utterance in progress fed to the recogniser
         self._asked = False  # the referee is asked to say again the phrase last returned
+        self._dropped = 0.0  # seconds of the utterances just ended that came to nothing
         self.gate = None if endpoint_ms is None else Gate(endpoint_ms, preroll_ms)
 
     def hear_again(self, canceller: EchoCanceller) -> None:
@@ -211,6 +214,7 @@ class Listener:
         self._committed = self._pending = None
         self._fed = 0
         self._asked = False
+        self._dropped = 0.0
         if self.gate is not None:
             self.gate.drop()
 
@@ -251,6 +255,8 @@ class Listener:
             self.gate.restart()
         committed, self._committed, self._pending = self._committed, None, None
         seconds, self._fed = self._seconds(), 0
+        before = self._dropped if self.gate is not None and self.gate.lead_in == 0 else 0.0
+        self._dropped = 0.0
         text = result.text
         command, confidence = self.understand(text)
         rival = self.rival(command, result.rivals)
@@ -262,8 +268,8 @@ class Listener:
                 text, rival = settled, None
                 command, confidence = self.understand(text)
         elif command is not None:
-            unheard = self._unheard(text, command, seconds)
-            his = None if unheard is None else self._his_alone(result, seconds)
+            unheard = self._unheard(text, command, seconds, before)
+            his = None if unheard is None or before else self._his_alone(result, seconds)
             if his is not None:  # his words there alone settle what the canceller cut
                 doubted, text, unheard = self._phrase(text), his, None
                 command, confidence = self.understand(text)
@@ -272,29 +278,34 @@ class Listener:
         if committed is not None and command == committed and rival is None:
             return None  # confirms what was committed early
         if not text and committed is None:
-            return self._lost(seconds)
+            lost = self._lost(seconds)
+            self._dropped = before + seconds if lost is None else 0.0
+            return lost
         return Heard(text, self._phrase(text), command, confidence, early=False,
                      replaces=committed, seconds=seconds, rival=rival,
                      rival_uncancelled=unheard is not None, readings=result.rivals,
                      doubted=doubted)
 
-    def _unheard(self, text: str, command: Command, seconds: float) -> str | None:
-        """How the microphone heard the utterance of `seconds` before the echo canceller, when
+    def _unheard(self, text: str, command: Command, seconds: float,
+                 before: float = 0.0) -> str | None:
+        """How the microphone heard the utterance of `seconds` before the echo canceller (from
+        `before` seconds earlier: utterances that came to nothing, its phrase's start), when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
-        or the best holds them and a word besides in his voice (the canceller cut it), or
-        holds them in the echo's voice alone ("": _echo_alone), or lacks them and its words in
-        his voice make another command (the canceller changed his), or, unless the best ends
+        or the best holds them and a word besides with more than a trace of his voice (the
+        canceller may have cut it), or holds them in the echo's voice alone ("": _echo_alone),
+        or lacks them and its words in his voice make another command (the canceller changed
+        his), or, unless the best ends
         with them, one is another command without them, or with words before them (the
         canceller cuts the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»);
         and when none of these, "" while the echo's gain is not known (_echo_unknown)."""
-        again = self._heard_uncancelled(seconds)
+        again = self._heard_uncancelled(seconds + before)
         if again is None:
             return None
         heard, began = again
         counted = self._voiced(heard, began)
         ours, his = known_words(text), his_words(counted)
         if holds(text, [heard.text]):
-            if any(word.text not in ours for word in his):
+            if any(word.text not in ours and frames > TRACE_FRAMES for word, frames in counted):
                 return heard.text
             if self._echo_alone([frames for word, frames in counted if word.text in ours],
                                 seconds):
@@ -325,8 +336,9 @@ class Listener:
         """The reading of a phrase the canceller left in doubt (`result`'s text meaning
         `command`, or none, or a rival among its readings another) that the microphone without
         it settles, the phrase CLEAR_DB louder than the echo (`clear_of_echo`): the best reading
-        there ends with the words of the text (a command) or of the first rival that is one, only
-        the echo's before; or else its words in his voice make a command (_his_phrase)."""
+        there ends with the words of the text (a command) or of the first rival that is one, its
+        other words no more than a trace of his voice (TRACE_FRAMES): the echo's; or else its
+        words in his voice make a command (_his_phrase)."""
         reading, meant = result.text, command
         if meant is None:
             reading, meant = next(((rival, other) for rival in result.rivals
@@ -339,7 +351,8 @@ class Listener:
         counted = self._voiced(heard, began)
         if meant is not None and confirms(
                 heard.text, reading, lambda other: self._means_other(other, meant)) and all(
-                word.text in known_words(reading) for word in his_words(counted)):
+                word.text in known_words(reading) or frames <= TRACE_FRAMES
+                for word, frames in counted):
             return reading
         return self._his_phrase(heard, began, counted, result)
 
