@@ -294,10 +294,10 @@ class Listener:
         or the best holds them and a word besides with more than a trace of his voice (the
         canceller may have cut it), or holds them in the echo's voice alone ("": _echo_alone),
         or lacks them and its words in his voice make another command (the canceller changed
-        his), or, unless the best ends
-        with them, one is another command without them, or with words before them (the
-        canceller cuts the start of a phrase said over the PA: «πόντος έξω» heard as «έξω»);
-        and when none of these, "" while the echo's gain is not known (_echo_unknown)."""
+        his), or, unless the best ends with them, one is another command without them, or with
+        words before them (the canceller cuts the start of a phrase said over the PA: «πόντος
+        έξω» heard as «έξω»); and when none of these, "" while the echo's gain is not known
+        (_echo_unknown)."""
         again = self._heard_uncancelled(seconds + before)
         if again is None:
             return None
