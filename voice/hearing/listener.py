@@ -305,7 +305,7 @@ class Listener:
         counted = self._voiced(heard, began)
         ours, his = known_words(text), his_words(counted)
         if holds(text, [heard.text]):
-            if any(word.text not in ours and frames > TRACE_FRAMES for word, frames in counted):
+            if maybe_his_besides(counted, ours):
                 return heard.text
             if self._echo_alone([frames for word, frames in counted if word.text in ours],
                                 seconds):
@@ -350,9 +350,8 @@ class Listener:
         heard, began = again
         counted = self._voiced(heard, began)
         if meant is not None and confirms(
-                heard.text, reading, lambda other: self._means_other(other, meant)) and all(
-                word.text in known_words(reading) or frames <= TRACE_FRAMES
-                for word, frames in counted):
+                heard.text, reading, lambda other: self._means_other(other, meant)
+        ) and not maybe_his_besides(counted, known_words(reading)):
             return reading
         return self._his_phrase(heard, began, counted, result)
 
@@ -554,6 +553,18 @@ def his_words(counted: Iterable[tuple[Word, int]]) -> list[Word]:
     [Word(text='엄마', start=0.0, end=0.5)]
     """
     return [word for word, frames in counted if frames >= SYLLABLE_FRAMES]
+
+
+def maybe_his_besides(counted: Iterable[tuple[Word, int]], words: Sequence[str]) -> bool:
+    """Whether a word of `counted` (each with its frames of voice over the echo) besides
+    `words` holds more than a trace of his voice (TRACE_FRAMES): it may be his.
+
+    >>> maybe_his_besides([(Word("라디오", 0.0, 0.5), 8), (Word("어제", 0.5, 0.9), 14)], ["어제"])
+    True
+    >>> maybe_his_besides([(Word("라디오", 0.0, 0.5), 5), (Word("어제", 0.5, 0.9), 14)], ["어제"])
+    False
+    """
+    return any(word.text not in words and frames > TRACE_FRAMES for word, frames in counted)
 
 
 def cores(words: Sequence[Word]) -> list[tuple[Word, float, float]]:
