@@ -144,3 +144,17 @@ def test_a_phrase_far_quieter_than_the_referees_phrases_so_far_is_not_his_voice(
         residue = voice * 10 ** (-under_db / 20)
         level.note(pcm(residue), pcm(np.zeros(len(residue))))
         assert level.under_voice(0.5) is under
+
+
+def test_a_phrase_after_the_pa_stopped_is_judged_against_the_echo_just_before_it():
+    # 1 s of his voice once the PA has stopped (it gave way to him): louder than what is left of
+    # the echo there; clear of the echo of the 1 s before it only when 6 dB above it.
+    mic, far = hall(4.0, -6)
+    rng = np.random.default_rng(2)
+    far = np.concatenate([far, np.zeros(TARGET_RATE)])
+    for voice_db, clear in ((-6, False), (3, False), (8, True)):  # −4, +5 and +10 dB over it
+        voice = rng.normal(0, 0.12 * 10 ** (voice_db / 20), TARGET_RATE)
+        level = fed(np.concatenate([mic, voice]), far)
+        assert not level.masks(1.0)
+        assert level.clear_of_echo_before(1.0, 1.0) == clear
+    assert EchoLevel().clear_of_echo_before(1.0, 1.0)  # nothing heard yet: no echo known

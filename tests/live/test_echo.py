@@ -474,3 +474,4 @@ def test_the_loop_hears_each_command_again_as_the_microphone_had_it(
     assert not canceller.louder(0.8) and primed(None).louder(0.8)  # the echo alone; quiet
     assert loop.listener.clear_of_echo == canceller.level.clear_of_echo  # settles its doubts
     assert loop.listener.voiced == canceller.level.voiced  # his words besides the command's
+    assert loop.listener.clear_before == canceller.level.clear_of_echo_before  # a phrase's rest

@@ -78,6 +78,14 @@ class EchoLevel:
         return loud is not None and loud > 0 and self._level(seconds) < loud * 10 ** (
             MARGIN_DB / 10)
 
+    def clear_of_echo_before(self, seconds: float, before: float) -> bool:
+        """Whether the phrase in the last `seconds` is CLEAR_DB louder than the echo the PA's
+        sound predicts over the `before` seconds before it: his voice at its level would have
+        been clear of the echo there (True while the echo's gain is not known)."""
+        echo = self._echoes(before, seconds)
+        return echo is None or self._level(seconds) >= float(
+            np.quantile(echo, LOUD_SHARE)) * 10 ** (CLEAR_DB / 10)
+
     def clear_of_echo(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` is CLEAR_DB louder than the echo the PA's
         sound predicts there (False while the echo's gain is not known)."""

@@ -101,7 +101,10 @@ class Listener:
     An utterance begun with less quiet than that after one the referee is asked to say again
     (`asked`) is the rest of its phrase: not returned. A command begun with no quiet at all
     after utterances that came to nothing is heard again with them, the rest of a phrase whose
-    start the canceller took: the rest alone settles nothing.
+    start the canceller took: the rest alone settles nothing; and, with `clear_before` set
+    (whether a phrase was CLEAR_DB louder than the echo over the seconds before it), words
+    there before the command's make that reading its rival when the rest was not clear of the
+    echo its start was under (_under_start): his start would have left but a trace there.
     """
 
     def __init__(
@@ -132,6 +135,7 @@ class Listener:
         self.clear_of_echo: Callable[[float], bool] | None = None
         self.voiced: Callable[[float, float], int] | None = None
         self.echo_known: Callable[[], bool] | None = None  # whether `voiced` can count any
+        self.clear_before: Callable[[float, float], bool] | None = None
         self._second: Recogniser | None = None  # hears the audio before the canceller ...
         self._again: tuple[bytes, Recognised] | None = None  # ... what it last heard, and how
         self._committed: Command | None = None  # early commit of the utterance in progress
@@ -144,12 +148,14 @@ class Listener:
 
     def hear_again(self, canceller: EchoCanceller) -> None:
         """Hear phrases again without `canceller`: its audio as it came (`uncancelled`) and its
-        measure of the echo (`louder`, `clear_of_echo`, `voiced`, `echo_known`)."""
+        measure of the echo (`louder`, `clear_of_echo`, `voiced`, `echo_known`,
+        `clear_before`)."""
         self.uncancelled = canceller.uncancelled
         self.louder = canceller.louder
         self.clear_of_echo = canceller.level.clear_of_echo
         self.voiced = canceller.level.voiced
         self.echo_known = lambda: canceller.level.gain is not None
+        self.clear_before = canceller.level.clear_of_echo_before
 
     @property
     def free_form(self) -> bool:
@@ -292,12 +298,13 @@ class Listener:
         `before` seconds earlier: utterances that came to nothing, its phrase's start), when
         none of its readings holds `text`'s words (the echo adds words, never takes his away),
         or the best holds them and a word besides with more than a trace of his voice (the
-        canceller may have cut it), or holds them in the echo's voice alone ("": _echo_alone),
-        or lacks them and its words in his voice make another command (the canceller changed
-        his), or, unless the best ends with them, one is another command without them, or with
-        words before them (the canceller cuts the start of a phrase said over the PA: «πόντος
-        έξω» heard as «έξω»); and when none of these, "" while the echo's gain is not known
-        (_echo_unknown)."""
+        canceller may have cut it), or words before them where the utterance was not clear of
+        the echo over its start (_under_start), or holds them in the echo's voice alone ("":
+        _echo_alone), or lacks them and its words in his voice make another command (the
+        canceller changed his), or, unless the best ends with them, one is another command
+        without them, or with words before them (the canceller cuts the start of a phrase said
+        over the PA: «πόντος έξω» heard as «έξω»); and when none of these, "" while the echo's
+        gain is not known (_echo_unknown)."""
         again = self._heard_uncancelled(seconds + before)
         if again is None:
             return None
@@ -305,7 +312,8 @@ class Listener:
         counted = self._voiced(heard, began)
         ours, his = known_words(text), his_words(counted)
         if holds(text, [heard.text]):
-            if maybe_his_besides(counted, ours):
+            if maybe_his_besides(counted, ours) or (
+                    before and leads(heard.text, text) and self._under_start(seconds, before)):
                 return heard.text
             if self._echo_alone([frames for word, frames in counted if word.text in ours],
                                 seconds):
@@ -315,6 +323,13 @@ class Listener:
         rival = second_rival(
             text, (heard.text, *heard.rivals), lambda reading: self._means_other(reading, command))
         return "" if rival is None and self._echo_unknown() else rival
+
+    def _under_start(self, seconds: float, before: float) -> bool:
+        """Whether the utterance of `seconds` just ended was not clear of the echo over the
+        `before` seconds before it (`clear_before`): his phrase's start, at its level, would
+        have left no more than a trace of his voice there."""
+        clear = self.clear_before
+        return clear is not None and not clear(seconds, before)
 
     def _echo_unknown(self) -> bool:
         """Whether the echo's gain is not known yet (`echo_known`): nothing tells his voice from
