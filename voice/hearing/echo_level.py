@@ -82,9 +82,8 @@ class EchoLevel:
         """Whether the phrase in the last `seconds` is CLEAR_DB louder than the echo the PA's
         sound predicts over the `before` seconds before it: his voice at its level would have
         been clear of the echo there (True while the echo's gain is not known)."""
-        echo = self._echoes(before, seconds)
-        return echo is None or self._level(seconds) >= float(
-            np.quantile(echo, LOUD_SHARE)) * 10 ** (CLEAR_DB / 10)
+        loud = self._echo(before, seconds)
+        return loud is None or self._level(seconds) >= loud * 10 ** (CLEAR_DB / 10)
 
     def clear_of_echo(self, seconds: float) -> bool:
         """Whether the phrase in the last `seconds` is CLEAR_DB louder than the echo the PA's
@@ -103,10 +102,11 @@ class EchoLevel:
         heard = np.array(self._mic)[first:end]
         return int(np.sum((heard >= echo * 10 ** (CLEAR_DB / 10)) & (heard >= floor)))
 
-    def _echo(self, seconds: float) -> float | None:
-        """The echo the PA's sound predicts in the microphone's last `seconds`: the LOUD_SHARE
-        quantile of its frame energies; None while its gain is not known."""
-        echo = self._echoes(seconds, 0.0)
+    def _echo(self, seconds: float, skip: float = 0.0) -> float | None:
+        """The echo the PA's sound predicts in the microphone's `seconds` that ended `skip`
+        seconds ago: the LOUD_SHARE quantile of its frame energies; None while its gain is not
+        known."""
+        echo = self._echoes(seconds, skip)
         return None if echo is None else float(np.quantile(echo, LOUD_SHARE))
 
     def _echoes(self, seconds: float, skip: float) -> np.ndarray | None:
